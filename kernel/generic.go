@@ -1,0 +1,60 @@
+package kernel
+
+import "math"
+
+// overlapsGeneric is the pure-Go kernel: the fallback on every platform and
+// the oracle the assembly kernels are tested against. It writes
+// (len(cx)+63)/64 words of out; the caller has checked every length.
+//
+// It works in steps of eight boxes, as the AVX2 kernel does, and computes all
+// four axes for every lane with the operations in the order package obb
+// documents; the tail shorter than eight goes through the same lane function.
+func overlapsGeneric(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
+	n := len(cx)
+	cy, ux, uy, hx, hy = cy[:n], ux[:n], uy[:n], hx[:n], hy[:n]
+	var word uint64
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		var bits uint64
+		for l := 0; l < 8; l++ {
+			if lane(q, cx[i+l], cy[i+l], ux[i+l], uy[i+l], hx[i+l], hy[i+l]) {
+				bits |= 1 << l
+			}
+		}
+		word |= bits << (i & 63)
+		if i&63 == 56 {
+			out[i>>6] = word
+			word = 0
+		}
+	}
+	for ; i < n; i++ {
+		if lane(q, cx[i], cy[i], ux[i], uy[i], hx[i], hy[i]) {
+			word |= 1 << (i & 63)
+		}
+	}
+	if n&63 != 0 {
+		out[n>>6] = word
+	}
+}
+
+// lane is obb.Box.Overlaps for the query against one box: the same
+// operations, evaluated for all four axes before the comparisons.
+func lane(q *Query, cx, cy, ux, uy, hx, hy float32) bool {
+	dx := cx - q.cx
+	dy := cy - q.cy
+	ac := abs32(float32(q.ux*ux) + float32(q.uy*uy))
+	as := abs32(float32(q.ux*uy) - float32(q.uy*ux))
+
+	p1 := abs32(float32(dx*q.ux) + float32(dy*q.uy))
+	r1 := q.hx + (float32(hx*ac) + float32(hy*as))
+	p2 := abs32(float32(dy*q.ux) - float32(dx*q.uy))
+	r2 := q.hy + (float32(hx*as) + float32(hy*ac))
+	p3 := abs32(float32(dx*ux) + float32(dy*uy))
+	r3 := hx + (float32(q.hx*ac) + float32(q.hy*as))
+	p4 := abs32(float32(dy*ux) - float32(dx*uy))
+	r4 := hy + (float32(q.hx*as) + float32(q.hy*ac))
+	return p1 <= r1 && p2 <= r2 && p3 <= r3 && p4 <= r4
+}
+
+// abs32 clears the sign bit.
+func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }

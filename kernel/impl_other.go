@@ -1,0 +1,17 @@
+package kernel
+
+// Without the amd64 assembly only the generic kernel exists.
+const (
+	haveAVX2   = false
+	haveAVX512 = false
+)
+
+// The assembly entry points are never selected in this build.
+
+func overlapsAVX2(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
+	panic("kernel: avx2 kernel is not built")
+}
+
+func overlapsAVX512(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
+	panic("kernel: avx512 kernel is not built")
+}

@@ -1,0 +1,174 @@
+// Package soa stores many boxes as structure-of-arrays float32 columns, the
+// layout the batch kernels in package kernel read: box i is
+// (CX[i], CY[i]) center, (UX[i], UY[i]) unit axis, (HX[i], HY[i]) half
+// extents, 24 bytes per box and no per-box header.
+//
+// The columns are exported so that a simulation can fill them from its own
+// state without a copy. Every method that reads them requires the six columns
+// to have the same length and panics with a message naming the lengths when
+// they do not.
+package soa
+
+import (
+	"fmt"
+
+	"github.com/obb2d/obb2d/obb"
+)
+
+// Boxes is a set of boxes in six parallel columns. Box i is
+//
+//	obb.Box{Center: {CX[i], CY[i]}, Axis: {UX[i], UY[i]}, Half: {HX[i], HY[i]}}
+//
+// The zero value is an empty set ready to use. Methods never copy the
+// columns except to grow them, as append does.
+type Boxes struct {
+	CX, CY []float32 // centers
+	UX, UY []float32 // unit x-edge directions (cos θ, sin θ)
+	HX, HY []float32 // half extents along the x edge and the y edge
+}
+
+// BytesPerBox is the storage one box takes in the columns.
+const BytesPerBox = 6 * 4
+
+// Len returns the number of boxes. It panics if the columns differ in length.
+func (b *Boxes) Len() int {
+	n := len(b.CX)
+	if len(b.CY) != n || len(b.UX) != n || len(b.UY) != n || len(b.HX) != n || len(b.HY) != n {
+		panic(b.lengthMessage())
+	}
+	return n
+}
+
+func (b *Boxes) lengthMessage() string {
+	return fmt.Sprintf("soa: columns have unequal lengths: CX %d, CY %d, UX %d, UY %d, HX %d, HY %d",
+		len(b.CX), len(b.CY), len(b.UX), len(b.UY), len(b.HX), len(b.HY))
+}
+
+// Append adds boxes at the end.
+func (b *Boxes) Append(boxes ...obb.Box) {
+	b.Len()
+	for _, x := range boxes {
+		b.CX = append(b.CX, x.Center.X)
+		b.CY = append(b.CY, x.Center.Y)
+		b.UX = append(b.UX, x.Axis.X)
+		b.UY = append(b.UY, x.Axis.Y)
+		b.HX = append(b.HX, x.Half.X)
+		b.HY = append(b.HY, x.Half.Y)
+	}
+}
+
+// At returns box i. It panics if i is out of range.
+func (b *Boxes) At(i int) obb.Box {
+	b.check(i)
+	return obb.Box{
+		Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]},
+		Axis:   obb.Vec2{X: b.UX[i], Y: b.UY[i]},
+		Half:   obb.Vec2{X: b.HX[i], Y: b.HY[i]},
+	}
+}
+
+// Set replaces box i. It panics if i is out of range.
+func (b *Boxes) Set(i int, x obb.Box) {
+	b.check(i)
+	b.CX[i], b.CY[i] = x.Center.X, x.Center.Y
+	b.UX[i], b.UY[i] = x.Axis.X, x.Axis.Y
+	b.HX[i], b.HY[i] = x.Half.X, x.Half.Y
+}
+
+func (b *Boxes) check(i int) {
+	if n := b.Len(); i < 0 || i >= n {
+		panic(fmt.Sprintf("soa: index %d out of range [0, %d)", i, n))
+	}
+}
+
+// SwapRemove removes box i in constant time by moving the last box into its
+// place, so the order of the boxes changes. It panics if i is out of range.
+func (b *Boxes) SwapRemove(i int) {
+	b.check(i)
+	last := b.Len() - 1
+	for _, col := range b.columns() {
+		(*col)[i] = (*col)[last]
+		*col = (*col)[:last]
+	}
+}
+
+// Reset empties the set and keeps the capacity.
+func (b *Boxes) Reset() {
+	for _, col := range b.columns() {
+		*col = (*col)[:0]
+	}
+}
+
+// Grow makes room for n more boxes without another allocation.
+func (b *Boxes) Grow(n int) {
+	if n < 0 {
+		panic("soa: Grow with negative count")
+	}
+	length := b.Len()
+	for _, col := range b.columns() {
+		if cap(*col)-length < n {
+			grown := make([]float32, length, length+n)
+			copy(grown, *col)
+			*col = grown
+		}
+	}
+}
+
+// Slice returns a view of boxes [i, j) sharing the columns' memory, for
+// handing part of a set to a kernel. It panics if the range is invalid.
+func (b *Boxes) Slice(i, j int) Boxes {
+	if n := b.Len(); i < 0 || j < i || j > n {
+		panic(fmt.Sprintf("soa: slice [%d:%d] out of range [0, %d]", i, j, n))
+	}
+	return Boxes{b.CX[i:j:j], b.CY[i:j:j], b.UX[i:j:j], b.UY[i:j:j], b.HX[i:j:j], b.HY[i:j:j]}
+}
+
+func (b *Boxes) columns() [6]*[]float32 {
+	return [6]*[]float32{&b.CX, &b.CY, &b.UX, &b.UY, &b.HX, &b.HY}
+}
+
+// ValidationError names the first invalid box of a set and what is wrong
+// with it.
+type ValidationError struct {
+	Index int             // index of the box
+	Err   *obb.FieldError // the bad field, as obb.Box.Validate reports it
+}
+
+func (e *ValidationError) Error() string {
+	return fmt.Sprintf("soa: box %d: %s %s (%g)", e.Index, fieldColumn(e.Err.Field), e.Err.Reason, e.Err.Value)
+}
+
+// Unwrap returns the field error.
+func (e *ValidationError) Unwrap() error { return e.Err }
+
+// fieldColumn names the column of an obb field.
+func fieldColumn(field string) string {
+	switch field {
+	case "Center.X":
+		return "CX"
+	case "Center.Y":
+		return "CY"
+	case "Axis.X":
+		return "UX"
+	case "Axis.Y":
+		return "UY"
+	case "Half.X":
+		return "HX"
+	case "Half.Y":
+		return "HY"
+	}
+	return "axis (UX, UY)"
+}
+
+// Validate returns nil when every box passes obb.Box.Validate, and otherwise a
+// *[ValidationError] for the lowest bad index, naming the column. It panics
+// if the columns differ in length.
+func (b *Boxes) Validate() error {
+	n := b.Len()
+	for i := 0; i < n; i++ {
+		if err := b.At(i).Validate(); err != nil {
+			return &ValidationError{Index: i, Err: err.(*obb.FieldError)}
+		}
+	}
+	return nil
+}

@@ -1,3 +1,5 @@
+//go:build !amd64 || !gc || purego
+
 package kernel
 
 // Without the amd64 assembly only the generic kernel exists.
@@ -8,10 +10,10 @@ const (
 
 // The assembly entry points are never selected in this build.
 
-func overlapsAVX2(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
+func overlapsAVX2(qcx, qcy, qux, quy, qhx, qhy float32, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 	panic("kernel: avx2 kernel is not built")
 }
 
-func overlapsAVX512(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
+func overlapsAVX512(qcx, qcy, qux, quy, qhx, qhy float32, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 	panic("kernel: avx512 kernel is not built")
 }

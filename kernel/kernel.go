@@ -32,6 +32,10 @@ var current atomic.Int32
 // the program starts.
 const EnvVar = "OBB2D_KERNEL"
 
+// startImpl is the implementation chosen from the CPU features, before
+// OBB2D_KERNEL is read.
+var startImpl string
+
 func init() {
 	best := implGeneric
 	for i := range implAvailable {
@@ -40,6 +44,7 @@ func init() {
 		}
 	}
 	current.Store(int32(best))
+	startImpl = implNames[best]
 	if name, ok := os.LookupEnv(EnvVar); ok && name != "" {
 		if err := SetImpl(name); err != nil {
 			// An explicit choice that cannot be honoured must not fall back silently.
@@ -111,9 +116,9 @@ func Overlaps(q *Query, b *soa.Boxes, out []uint64) {
 func run(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 	switch current.Load() {
 	case implAVX512:
-		overlapsAVX512(q, cx, cy, ux, uy, hx, hy, out)
+		overlapsAVX512(q.cx, q.cy, q.ux, q.uy, q.hx, q.hy, cx, cy, ux, uy, hx, hy, out)
 	case implAVX2:
-		overlapsAVX2(q, cx, cy, ux, uy, hx, hy, out)
+		overlapsAVX2(q.cx, q.cy, q.ux, q.uy, q.hx, q.hy, cx, cy, ux, uy, hx, hy, out)
 	default:
 		overlapsGeneric(q, cx, cy, ux, uy, hx, hy, out)
 	}

@@ -4,9 +4,6 @@ import "github.com/obb2d/obb2d/obb"
 
 // Query is one box prepared for testing against many. Build it with
 // [NewQuery]; the zero Query is a box whose axis is zero.
-//
-// The assembly kernels read the fields at fixed offsets and broadcast each to
-// every lane once per call; keep their order.
 type Query struct {
 	cx, cy float32 // center
 	ux, uy float32 // unit x-edge direction
@@ -15,10 +12,10 @@ type Query struct {
 
 // NewQuery prepares b for testing against many boxes.
 //
-// The separating-axis test of package obb uses the query's fields as they are:
-// the per-box work is the four axes' dot products, which depend on both
-// boxes. What can be done once per query is done here: the fields are laid
-// out for one broadcast each per call instead of a load per box.
+// The separating-axis test of package obb uses the query's fields as they
+// are: every product in it involves both boxes, so nothing of the query can be
+// folded in ahead without changing the operation order the kernels share. The
+// kernels broadcast each field to every lane once per call.
 func NewQuery(b obb.Box) Query {
 	return Query{b.Center.X, b.Center.Y, b.Axis.X, b.Axis.Y, b.Half.X, b.Half.Y}
 }

@@ -1,0 +1,311 @@
+// Command gen writes obb2d's amd64 assembly kernels with avo: the
+// one-query-against-many-boxes overlap test, once for AVX2 (8 lanes in YMM
+// registers) and once for AVX-512 (16 lanes in ZMM registers, results in mask
+// registers), from the same code with the lane width as a parameter.
+//
+// Run it through go generate in the kernel package:
+//
+//	cd kernel && go generate
+//
+// which runs
+//
+//	go run -C ../gen . -out ../kernel/overlaps_amd64.s -stubs ../kernel/overlaps_amd64.go -pkg kernel
+//
+// The operations follow, one for one and in the same order, the formula in
+// the documentation of package obb: VMULPS, VADDPS and VSUBPS only (never a
+// fused multiply-add), |x| as an AND that clears the sign bit, and the
+// ordered quiet predicate LE_OQ for p <= r, which is false on NaN exactly like
+// Go's <=.
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// cmpLEOQ is the VCMPPS predicate "less than or equal, ordered, quiet": the
+// comparison Go's p <= r makes (false when either side is NaN, no exception
+// on quiet NaN).
+const cmpLEOQ = 0x12
+
+// earlyExit makes each group skip the other box's two axes when a's two axes
+// already separate every lane. Benchmarks decide it (see the README).
+const earlyExit = true
+
+// width describes one instruction set the kernel is generated for.
+type width struct {
+	name   string // suffix of the Go function: overlapsAVX2, overlapsAVX512
+	lanes  int    // float32 lanes per vector register
+	avx512 bool   // results in mask registers, masked loads with K registers
+}
+
+func (w width) vec() VecVirtual {
+	if w.avx512 {
+		return ZMM()
+	}
+	return YMM()
+}
+
+// and emits dst = a & b on float bit patterns. VANDPS on ZMM needs AVX512DQ,
+// so the AVX-512 kernel uses the AVX512F integer form.
+func (w width) and(a, b Op, dst VecVirtual) {
+	if w.avx512 {
+		VPANDD(a, b, dst)
+	} else {
+		VANDPS(a, b, dst)
+	}
+}
+
+// absMask is eight float32 sign-clearing masks (0x7fffffff); tailMask is
+// eight all-ones lanes then eight zero lanes, so the 32 bytes at
+// tailMask+4*(8-r) enable the first r lanes of a YMM register.
+var absMask, tailMask Mem
+
+func main() {
+	ConstraintExpr("amd64,gc,!purego")
+
+	absMask = GLOBL("absmask", RODATA|NOPTR)
+	DATA(0, U32(0x7fffffff))
+	tailMask = GLOBL("tailmask", RODATA|NOPTR)
+	for i := 0; i < 16; i++ {
+		v := uint32(0)
+		if i < 8 {
+			v = 0xffffffff
+		}
+		DATA(4*i, U32(v))
+	}
+
+	kernel(width{name: "AVX2", lanes: 8})
+	kernel(width{name: "AVX512", lanes: 16, avx512: true})
+	Generate()
+}
+
+// query holds the query box's fields broadcast to every lane.
+type query struct{ cx, cy, ux, uy, hx, hy VecVirtual }
+
+func kernel(w width) {
+	TEXT("overlaps"+w.name, NOSPLIT, "func(qcx, qcy, qux, quy, qhx, qhy float32, cx, cy, ux, uy, hx, hy []float32, out []uint64)")
+	Pragma("noescape")
+	Doc(
+		fmt.Sprintf("overlaps%s sets bit i%%64 of out[i/64] when box i overlaps the query", w.name),
+		fmt.Sprintf("box, %d boxes per step. The caller guarantees len(cx) > 0, equal", w.lanes),
+		"column lengths and len(out) >= (len(cx)+63)/64; the CPU must have BMI2.",
+	)
+
+	// Column base pointers and the box count.
+	names := [6]string{"cx", "cy", "ux", "uy", "hx", "hy"}
+	var cols [6]Register
+	for c, name := range names {
+		cols[c] = Load(Param(name).Base(), GP64())
+	}
+	out := Load(Param("out").Base(), GP64())
+	n := Load(Param("cx").Len(), GP64())
+
+	Comment("Broadcast the query box to every lane.")
+	var q query
+	for _, f := range []struct {
+		name string
+		reg  *VecVirtual
+	}{{"qcx", &q.cx}, {"qcy", &q.cy}, {"qux", &q.ux}, {"quy", &q.uy}, {"qhx", &q.hx}, {"qhy", &q.hy}} {
+		*f.reg = w.vec()
+		VBROADCASTSS(paramAddr(f.name), *f.reg)
+	}
+	abs := w.vec()
+	VBROADCASTSS(absMask, abs)
+
+	i, acc, shift := GP64(), GP64(), GP64()
+	XORQ(i, i)
+	XORQ(acc, acc)
+	XORQ(shift, shift)
+
+	Comment(fmt.Sprintf("Whole groups of %d boxes; a full bitset word is stored every %d groups.", w.lanes, 64/w.lanes))
+	Label("group")
+	CMPQ(n, U32(w.lanes))
+	JB(LabelRef("tail"))
+	full := func(c int) Mem { return Mem{Base: cols[c], Index: i, Scale: 4} }
+	m := group(w, q, abs, full, "full")
+	SHLXQ(shift, m, m)
+	ORQ(m, acc)
+	ADDQ(U32(w.lanes), shift)
+	ADDQ(U32(w.lanes), i)
+	SUBQ(U32(w.lanes), n)
+	CMPQ(shift, U32(64))
+	JNE(LabelRef("group"))
+	MOVQ(acc, Mem{Base: out})
+	ADDQ(U32(8), out)
+	XORQ(acc, acc)
+	XORQ(shift, shift)
+	JMP(LabelRef("group"))
+
+	Label("tail")
+	Comment(
+		fmt.Sprintf("Fewer than %d boxes left: copy them with masked loads, which never", w.lanes),
+		"touch memory of a disabled lane, into a zeroed stack group, test that",
+		"group, and drop the bits of the lanes past the end.",
+	)
+	TESTQ(n, n)
+	JZ(LabelRef("flush"))
+	stack := AllocLocal(6 * 4 * w.lanes)
+	onStack := func(c int) Mem { return stack.Offset(c * 4 * w.lanes) }
+	tmp := w.vec()
+	if w.avx512 {
+		k := K()
+		ones := GP64()
+		MOVQ(I32(-1), ones)
+		BZHIQ(n, ones, ones)
+		KMOVW(ones.As32(), k)
+		for c := range cols {
+			VMOVUPS_Z(full(c), k, tmp)
+			VMOVUPS(tmp, onStack(c))
+		}
+	} else {
+		lanes := YMM()
+		table := GP64()
+		neg := GP64()
+		LEAQ(tailMask, table)
+		MOVQ(n, neg)
+		NEGQ(neg)
+		VMOVDQU(Mem{Base: table, Index: neg, Scale: 4, Disp: 32}, lanes)
+		for c := range cols {
+			VMASKMOVPS(full(c), lanes, tmp)
+			VMOVUPS(tmp, onStack(c))
+		}
+	}
+	m = group(w, q, abs, onStack, "tail")
+	BZHIQ(n, m, m)
+	SHLXQ(shift, m, m)
+	ORQ(m, acc)
+	ADDQ(n, shift)
+
+	Label("flush")
+	Comment("Store the last, partial word, if any.")
+	TESTQ(shift, shift)
+	JZ(LabelRef("done"))
+	MOVQ(acc, Mem{Base: out})
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// paramAddr returns the stack address of a scalar argument.
+func paramAddr(name string) Mem {
+	b, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+// group emits the overlap test of the query against one group of boxes
+// whose columns are at col(0..5) and returns a general register whose low
+// w.lanes bits are the lanes' answers. Every step is one step of the formula
+// in package obb, in its order.
+func group(w width, q query, abs VecVirtual, col func(c int) Mem, label string) Register {
+	cxm, cym, uxm, uym, hxm, hym := col(0), col(1), col(2), col(3), col(4), col(5)
+	vec := w.vec
+	// VSUBPS b, a, d: d = a - b. VMULPS and VADDPS commute exactly, so the
+	// memory operand may stand on either side.
+	Comment("dx = b.cx - a.cx, dy = b.cy - a.cy")
+	dx, dy := vec(), vec()
+	VMOVUPS(cxm, dx)
+	VSUBPS(q.cx, dx, dx)
+	VMOVUPS(cym, dy)
+	VSUBPS(q.cy, dy, dy)
+
+	Comment("ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|")
+	ac, as, t1, t2 := vec(), vec(), vec(), vec()
+	VMULPS(uxm, q.ux, t1)
+	VMULPS(uym, q.uy, t2)
+	VADDPS(t2, t1, ac)
+	w.and(abs, ac, ac)
+	VMULPS(uym, q.ux, t1)
+	VMULPS(uxm, q.uy, t2)
+	VSUBPS(t2, t1, as)
+	w.and(abs, as, as)
+
+	// axis returns the comparison p <= r for one axis, with
+	// p = |x1*y1 ± x2*y2| and r = h + (g1*c1 + g2*c2).
+	type operand = Op
+	proj := func(x1, y1, x2, y2 operand, minus bool) VecVirtual {
+		p, t := vec(), vec()
+		VMULPS(y1, x1, p)
+		VMULPS(y2, x2, t)
+		if minus {
+			VSUBPS(t, p, p)
+		} else {
+			VADDPS(t, p, p)
+		}
+		w.and(abs, p, p)
+		return p
+	}
+	radius := func(h, g1, c1, g2, c2 operand) VecVirtual {
+		r, t := vec(), vec()
+		VMULPS(g1, c1, r)
+		VMULPS(g2, c2, t)
+		VADDPS(t, r, r)
+		VADDPS(h, r, r)
+		return r
+	}
+
+	result := GP64()
+	var kacc Register
+	var yacc VecVirtual
+	// cmp folds p <= r into the running AND of the lanes' answers.
+	cmp := func(p, r VecVirtual, first bool) {
+		if w.avx512 {
+			if first {
+				kacc = K()
+				VCMPPS(U8(cmpLEOQ), r, p, kacc)
+			} else {
+				VCMPPS(U8(cmpLEOQ), r, p, kacc, kacc)
+			}
+			return
+		}
+		c := vec()
+		VCMPPS(U8(cmpLEOQ), r, p, c)
+		if first {
+			yacc = c
+		} else {
+			VANDPS(c, yacc, yacc)
+		}
+	}
+
+	Comment("axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)")
+	cmp(proj(dx, q.ux, dy, q.uy, false), radius(q.hx, hxm, ac, hym, as), true)
+	Comment("axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)")
+	cmp(proj(dy, q.ux, dx, q.uy, true), radius(q.hy, hxm, as, hym, ac), false)
+
+	skip := "skip" + label
+	join := "join" + label
+	if earlyExit {
+		Comment("Every lane separated already: the answer is 0 for the whole group.")
+		if w.avx512 {
+			KORTESTW(kacc, kacc)
+		} else {
+			VTESTPS(yacc, yacc)
+		}
+		JZ(LabelRef(skip))
+	}
+
+	// b's axes: the column is the memory operand, the products commute.
+	Comment("axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)")
+	cmp(proj(dx, uxm, dy, uym, false), radius(hxm, q.hx, ac, q.hy, as), false)
+	Comment("axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)")
+	cmp(proj(dy, uxm, dx, uym, true), radius(hym, q.hx, as, q.hy, ac), false)
+
+	if w.avx512 {
+		KMOVW(kacc, result.As32())
+	} else {
+		VMOVMSKPS(yacc, result.As32())
+	}
+	if earlyExit {
+		JMP(LabelRef(join))
+		Label(skip)
+		XORL(result.As32(), result.As32())
+		Label(join)
+	}
+	return result
+}

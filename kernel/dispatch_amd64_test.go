@@ -1,0 +1,56 @@
+//go:build amd64 && gc && !purego
+
+package kernel
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+)
+
+// TestAssemblySelected fails when a CPU that can run the assembly kernels did
+// not get them, so CI on such a machine cannot quietly test only Go. The
+// feature check here is written independently of impl_amd64.go.
+func TestAssemblySelected(t *testing.T) {
+	impls := Impls()
+	if cpu.X86.HasAVX2 && cpu.X86.HasBMI2 && !slices.Contains(impls, "avx2") {
+		t.Errorf("CPU has AVX2 and BMI2 but Impls() = %v", impls)
+	}
+	if cpu.X86.HasAVX2 && cpu.X86.HasBMI2 && cpu.X86.HasAVX512F && !slices.Contains(impls, "avx512") {
+		t.Errorf("CPU has AVX-512F but Impls() = %v", impls)
+	}
+	if os.Getenv("CI") == "true" && os.Getenv("GODEBUG") == "" && !slices.Contains(impls, "avx2") {
+		t.Errorf("CI runs on an AVX2 machine, but Impls() = %v: the assembly is not being tested", impls)
+	}
+	if got, want := startImpl, impls[len(impls)-1]; os.Getenv(EnvVar) == "" && got != want {
+		t.Errorf("chose %s at start, want the best available, %s", got, want)
+	}
+}
+
+// TestGODEBUGTurnsAssemblyOff runs the test binary again with the CPU
+// features hidden.
+func TestGODEBUGTurnsAssemblyOff(t *testing.T) {
+	if os.Getenv("OBB2D_GODEBUG_CHILD") == "1" {
+		os.Stdout.WriteString("impls=" + strings.Join(Impls(), ",") + "\n")
+		return
+	}
+	if !cpu.X86.HasAVX2 || !cpu.X86.HasBMI2 {
+		t.Skip("no AVX2 on this CPU: nothing to turn off")
+	}
+	for godebug, want := range map[string]string{
+		"cpu.avx2=off":    "impls=generic\n",
+		"cpu.bmi2=off":    "impls=generic\n",
+		"cpu.avx512f=off": "impls=generic,avx2\n",
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestGODEBUGTurnsAssemblyOff$")
+		cmd.Env = append(os.Environ(), "OBB2D_GODEBUG_CHILD=1", "GODEBUG="+godebug, EnvVar+"=")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), want) {
+			t.Errorf("GODEBUG=%s: %v\n%s\nwant %q", godebug, err, out, want)
+		}
+	}
+}

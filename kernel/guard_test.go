@@ -1,0 +1,156 @@
+//go:build linux
+
+package kernel
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime/debug"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
+)
+
+// guarded is memory whose last usable byte is followed by a PROT_NONE page,
+// like bytes/boundary_test.go in the standard library.
+type guarded struct {
+	mem  []byte
+	data []byte // the readable, writable part, ending at the guard page
+}
+
+func newGuarded(t *testing.T, size int) *guarded {
+	t.Helper()
+	page := syscall.Getpagesize()
+	data := (size + page - 1) / page * page
+	mem, err := syscall.Mmap(-1, 0, data+page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatalf("mmap: %v", err)
+	}
+	if err := syscall.Mprotect(mem[data:], syscall.PROT_NONE); err != nil {
+		t.Fatalf("mprotect: %v", err)
+	}
+	return &guarded{mem: mem, data: mem[:data]}
+}
+
+func (g *guarded) free() { syscall.Munmap(g.mem) }
+
+// floatsAtEnd returns n float32s whose last element is the last before the
+// guard page.
+func (g *guarded) floatsAtEnd(n int) []float32 {
+	all := unsafe.Slice((*float32)(unsafe.Pointer(&g.data[0])), len(g.data)/4)
+	return all[len(all)-n:]
+}
+
+func (g *guarded) wordsAtEnd(n int) []uint64 {
+	all := unsafe.Slice((*uint64)(unsafe.Pointer(&g.data[0])), len(g.data)/8)
+	return all[len(all)-n:]
+}
+
+// TestGuardPages places each column, and then the output, right before an
+// unreadable page, for every length that ends a group or word differently,
+// and runs every implementation. A read or write past a slice's end faults;
+// SetPanicOnFault turns the fault into a panic that the test reports with the
+// length and the column.
+func TestGuardPages(t *testing.T) {
+	g := newGuarded(t, 64<<10)
+	defer g.free()
+
+	var lengths []int
+	for n := 1; n <= 3*16+64+1; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 1024, 4095, 4096)
+
+	r := rand.New(rand.NewPCG(11, 12))
+	forEachImpl(t, func(t *testing.T) {
+		// Per goroutine: t.Run runs this function on a goroutine of its own.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for _, n := range lengths {
+			src := randomSet(r, n)
+			qb := obb.New(obb.Vec2{}, 8, 5, 0.7)
+			q := NewQuery(qb)
+			want := scalarBits(qb, src)
+			// place = 0..5: that column at the guard page; 6: the output.
+			for place := 0; place <= 6; place++ {
+				b := *src
+				cols := [6]*[]float32{&b.CX, &b.CY, &b.UX, &b.UY, &b.HX, &b.HY}
+				out := make([]uint64, Words(n))
+				where := "output"
+				if place < 6 {
+					where = [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place]
+					guardedCol := g.floatsAtEnd(n)
+					copy(guardedCol, *cols[place])
+					*cols[place] = guardedCol
+				} else {
+					out = g.wordsAtEnd(Words(n))
+				}
+				if err := runGuarded(&q, &b, out); err != nil {
+					t.Fatalf("n=%d, %s before the guard page: %v", n, where, err)
+				}
+				if fmt.Sprint(out) != fmt.Sprint(want) {
+					t.Fatalf("n=%d, %s before the guard page: wrong bits", n, where)
+				}
+			}
+		}
+	})
+}
+
+func runGuarded(q *Query, b *soa.Boxes, out []uint64) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("fault: %v", r)
+		}
+	}()
+	Overlaps(q, b, out)
+	return nil
+}
+
+// TestGuardPageFaultIsCaught proves the harness detects an overrun: reading
+// one float past a guarded column must be reported, not crash the test.
+func TestGuardPageFaultIsCaught(t *testing.T) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	g := newGuarded(t, 4096)
+	defer g.free()
+	col := g.floatsAtEnd(4)
+	err := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("%v", r)
+			}
+		}()
+		past := unsafe.Slice(&col[0], 5) // one element into the guard page
+		sink = past[4]
+		return nil
+	}()
+	if err == nil {
+		t.Fatal("reading the guard page did not fault: the guard-page test would prove nothing")
+	}
+}
+
+var sink float32
+
+// TestStartOffsets runs columns that start at every float offset within a
+// 32-byte line, so unaligned loads are exercised too.
+func TestStartOffsets(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	forEachImpl(t, func(t *testing.T) {
+		for off := 0; off < 8; off++ {
+			for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 200} {
+				src := randomSet(r, n)
+				var b soa.Boxes
+				shift := func(col []float32) []float32 {
+					s := make([]float32, off+len(col))
+					copy(s[off:], col)
+					return s[off:]
+				}
+				b.CX, b.CY, b.UX, b.UY, b.HX, b.HY = shift(src.CX), shift(src.CY), shift(src.UX), shift(src.UY), shift(src.HX), shift(src.HY)
+				qb := obb.New(obb.Vec2{}, 6, 6, 0.1)
+				q := NewQuery(qb)
+				checkBits(t, &q, &b, scalarBits(qb, &b))
+			}
+		}
+	})
+}

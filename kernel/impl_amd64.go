@@ -4,7 +4,7 @@ package kernel
 
 import "golang.org/x/sys/cpu"
 
-//go:generate go run -C ../gen . -out ../kernel/overlaps_amd64.s -stubs ../kernel/overlaps_amd64.go -pkg kernel
+//go:generate go run -C ../gen ./kernel -out ../kernel/overlaps_amd64.s -stubs ../kernel/overlaps_amd64.go -pkg kernel
 
 // The assembly kernels use BMI2 (SHLX, BZHI) to place each group's bits.
 // x/sys/cpu reports AVX2 and AVX-512F only when the OS saves the YMM and ZMM

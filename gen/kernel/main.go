@@ -1,4 +1,4 @@
-// Command gen writes obb2d's amd64 assembly kernels with avo: the
+// Command kernel writes obb2d's amd64 assembly kernels with avo: the
 // one-query-against-many-boxes overlap test, once for AVX2 (8 lanes in YMM
 // registers) and once for AVX-512 (16 lanes in ZMM registers, results in mask
 // registers), from the same code with the lane width as a parameter.
@@ -9,7 +9,7 @@
 //
 // which runs
 //
-//	go run -C ../gen . -out ../kernel/overlaps_amd64.s -stubs ../kernel/overlaps_amd64.go -pkg kernel
+//	go run -C ../gen ./kernel -out ../kernel/overlaps_amd64.s -stubs ../kernel/overlaps_amd64.go -pkg kernel
 //
 // The operations follow, one for one and in the same order, the formula in
 // the documentation of package obb: VMULPS, VADDPS and VSUBPS only (never a

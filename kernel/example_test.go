@@ -2,6 +2,7 @@ package kernel_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/obb2d/obb2d/kernel"
 	"github.com/obb2d/obb2d/obb"
@@ -30,4 +31,15 @@ func ExampleOverlaps() {
 	kernel.Overlaps(&q, &boxes, out)
 	fmt.Printf("%#x %#x\n", out[0], out[1])
 	// Output: 0x8000000000000000 0x3
+}
+
+// The README's example, kept here so that it is compiled and checked.
+func Example() {
+	var buildings soa.Boxes
+	buildings.Append(obb.New(obb.Vec2{X: 0, Y: 0}, 8, 4, 0)) // width 8, height 4, angle 0 rad
+	buildings.Append(obb.New(obb.Vec2{X: 20, Y: 3}, 6, 6, math.Pi/6))
+	plan := kernel.NewQuery(obb.New(obb.Vec2{X: 5, Y: 1}, 4, 4, 0.3))
+	blocked := kernel.AppendOverlapping(nil, &plan, &buildings)
+	fmt.Println(blocked)
+	// Output: [0]
 }

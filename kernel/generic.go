@@ -1,6 +1,6 @@
 package kernel
 
-import "math"
+import "github.com/obb2d/obb2d/internal/f32"
 
 // overlapsGeneric is the pure-Go kernel: the fallback on every platform and
 // the oracle the assembly kernels are tested against. It writes
@@ -42,19 +42,19 @@ func overlapsGeneric(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 func lane(q *Query, cx, cy, ux, uy, hx, hy float32) bool {
 	dx := cx - q.cx
 	dy := cy - q.cy
-	ac := abs32(float32(q.ux*ux) + float32(q.uy*uy))
-	as := abs32(float32(q.ux*uy) - float32(q.uy*ux))
+	ac := f32.Abs(float32(q.ux*ux) + float32(q.uy*uy))
+	as := f32.Abs(float32(q.ux*uy) - float32(q.uy*ux))
 
-	p1 := abs32(float32(dx*q.ux) + float32(dy*q.uy))
+	p1 := f32.Abs(float32(dx*q.ux) + float32(dy*q.uy))
 	r1 := q.hx + (float32(hx*ac) + float32(hy*as))
-	p2 := abs32(float32(dy*q.ux) - float32(dx*q.uy))
+	p2 := f32.Abs(float32(dy*q.ux) - float32(dx*q.uy))
 	r2 := q.hy + (float32(hx*as) + float32(hy*ac))
-	p3 := abs32(float32(dx*ux) + float32(dy*uy))
+	p3 := f32.Abs(float32(dx*ux) + float32(dy*uy))
 	r3 := hx + (float32(q.hx*ac) + float32(q.hy*as))
-	p4 := abs32(float32(dy*ux) - float32(dx*uy))
+	p4 := f32.Abs(float32(dy*ux) - float32(dx*uy))
 	r4 := hy + (float32(q.hx*as) + float32(q.hy*ac))
 	return p1 <= r1 && p2 <= r2 && p3 <= r3 && p4 <= r4
 }
 
-// abs32 clears the sign bit.
-func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
+// abs32 clears the sign bit, as the assembly's AND does.
+var abs32 = f32.Abs

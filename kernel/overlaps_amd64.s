@@ -49,8 +49,8 @@ TEXT ·overlapsAVX2(SB), NOSPLIT, $192-192
 	XORQ         R11, R11
 	XORQ         R12, R12
 
-	// Whole groups of 8 boxes; a full bitset word is stored every 8 groups.
-group:
+	// Whole groups of 8 boxes, 1 per iteration; a full bitset word is stored every 8 groups.
+group1:
 	CMPQ R9, $0x00000008
 	JB   tail
 
@@ -95,7 +95,7 @@ group:
 
 	// Every lane separated already: the answer is 0 for the whole group.
 	VTESTPS Y11, Y11
-	JZ      skipfull
+	JZ      skipgroup1_0
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
 	VMULPS (DX)(R10*4), Y7, Y12
@@ -121,24 +121,24 @@ group:
 	VCMPPS    $0x12, Y7, Y8, Y7
 	VANDPS    Y7, Y11, Y11
 	VMOVMSKPS Y11, R13
-	JMP       joinfull
+	JMP       joingroup1_0
 
-skipfull:
+skipgroup1_0:
 	XORL R13, R13
 
-joinfull:
+joingroup1_0:
 	SHLXQ R12, R13, R13
 	ORQ   R13, R11
 	ADDQ  $0x00000008, R12
 	ADDQ  $0x00000008, R10
 	SUBQ  $0x00000008, R9
 	CMPQ  R12, $0x00000040
-	JNE   group
+	JNE   group1
 	MOVQ  R11, (R8)
 	ADDQ  $0x00000008, R8
 	XORQ  R11, R11
 	XORQ  R12, R12
-	JMP   group
+	JMP   group1
 
 tail:
 	// Fewer than 8 boxes left: copy them with masked loads, which never
@@ -275,8 +275,8 @@ TEXT ·overlapsAVX512(SB), NOSPLIT, $384-192
 	XORQ         R11, R11
 	XORQ         R12, R12
 
-	// Whole groups of 16 boxes; a full bitset word is stored every 4 groups.
-group:
+	// Whole groups of 16 boxes, 1 per iteration; a full bitset word is stored every 4 groups.
+group1:
 	CMPQ R9, $0x00000010
 	JB   tail
 
@@ -320,7 +320,7 @@ group:
 
 	// Every lane separated already: the answer is 0 for the whole group.
 	KORTESTW K1, K1
-	JZ       skipfull
+	JZ       skipgroup1_0
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
 	VMULPS (DX)(R10*4), Z7, Z11
@@ -344,24 +344,24 @@ group:
 	VADDPS (DI)(R10*4), Z7, Z7
 	VCMPPS $0x12, Z7, Z8, K1, K1
 	KMOVW  K1, R13
-	JMP    joinfull
+	JMP    joingroup1_0
 
-skipfull:
+skipgroup1_0:
 	XORL R13, R13
 
-joinfull:
+joingroup1_0:
 	SHLXQ R12, R13, R13
 	ORQ   R13, R11
 	ADDQ  $0x00000010, R12
 	ADDQ  $0x00000010, R10
 	SUBQ  $0x00000010, R9
 	CMPQ  R12, $0x00000040
-	JNE   group
+	JNE   group1
 	MOVQ  R11, (R8)
 	ADDQ  $0x00000008, R8
 	XORQ  R11, R11
 	XORQ  R12, R12
-	JMP   group
+	JMP   group1
 
 tail:
 	// Fewer than 16 boxes left: copy them with masked loads, which never

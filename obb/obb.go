@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/obb2d/obb2d/internal/f32"
 )
 
 // Vec2 is a point or a direction in the plane.
@@ -81,11 +83,7 @@ func centerHalf(lo, hi float32) (center, half float32) {
 	if lo > hi {
 		need = (float64(hi) - float64(lo)) / 2
 	}
-	half = float32(need)
-	if float64(half) < need {
-		half = math.Nextafter32(half, float32(math.Inf(1)))
-	}
-	return center, half
+	return center, f32.Up(need)
 }
 
 // ErrNotRectangle is returned (wrapped) by [FromCorners] when the four points
@@ -109,7 +107,7 @@ func FromCorners(c [4]Vec2) (Box, error) {
 	var x, y [4]float64
 	for i, p := range c {
 		x[i], y[i] = float64(p.X), float64(p.Y)
-		if !finite(p.X) || !finite(p.Y) {
+		if !f32.Finite(p.X) || !f32.Finite(p.Y) {
 			return Box{}, fmt.Errorf("obb: corner %d is not finite: (%g, %g)", i, p.X, p.Y)
 		}
 	}
@@ -157,29 +155,29 @@ func FromCorners(c [4]Vec2) (Box, error) {
 func (a Box) Overlaps(b Box) bool {
 	dx := b.Center.X - a.Center.X
 	dy := b.Center.Y - a.Center.Y
-	ac := abs32(float32(a.Axis.X*b.Axis.X) + float32(a.Axis.Y*b.Axis.Y))
-	as := abs32(float32(a.Axis.X*b.Axis.Y) - float32(a.Axis.Y*b.Axis.X))
+	ac := f32.Abs(float32(a.Axis.X*b.Axis.X) + float32(a.Axis.Y*b.Axis.Y))
+	as := f32.Abs(float32(a.Axis.X*b.Axis.Y) - float32(a.Axis.Y*b.Axis.X))
 
 	// Axis 1: a's x edge. Most disjoint pairs are settled here.
-	p := abs32(float32(dx*a.Axis.X) + float32(dy*a.Axis.Y))
+	p := f32.Abs(float32(dx*a.Axis.X) + float32(dy*a.Axis.Y))
 	r := a.Half.X + (float32(b.Half.X*ac) + float32(b.Half.Y*as))
 	if !(p <= r) {
 		return false
 	}
 	// Axis 2: a's y edge.
-	p = abs32(float32(dy*a.Axis.X) - float32(dx*a.Axis.Y))
+	p = f32.Abs(float32(dy*a.Axis.X) - float32(dx*a.Axis.Y))
 	r = a.Half.Y + (float32(b.Half.X*as) + float32(b.Half.Y*ac))
 	if !(p <= r) {
 		return false
 	}
 	// Axis 3: b's x edge.
-	p = abs32(float32(dx*b.Axis.X) + float32(dy*b.Axis.Y))
+	p = f32.Abs(float32(dx*b.Axis.X) + float32(dy*b.Axis.Y))
 	r = b.Half.X + (float32(a.Half.X*ac) + float32(a.Half.Y*as))
 	if !(p <= r) {
 		return false
 	}
 	// Axis 4: b's y edge.
-	p = abs32(float32(dy*b.Axis.X) - float32(dx*b.Axis.Y))
+	p = f32.Abs(float32(dy*b.Axis.X) - float32(dx*b.Axis.Y))
 	r = b.Half.Y + (float32(a.Half.X*as) + float32(a.Half.Y*ac))
 	return p <= r
 }
@@ -196,26 +194,26 @@ func (a Box) OverlapsAABB(min, max Vec2) bool {
 	dx := b.Center.X - a.Center.X
 	dy := b.Center.Y - a.Center.Y
 	// With b.Axis = (1, 0): c = a.Axis.X and s = -a.Axis.Y.
-	ac := abs32(a.Axis.X)
-	as := abs32(a.Axis.Y)
+	ac := f32.Abs(a.Axis.X)
+	as := f32.Abs(a.Axis.Y)
 
 	// b's axes are the world axes: the cheap tests first.
-	p := abs32(dx)
+	p := f32.Abs(dx)
 	r := b.Half.X + (float32(a.Half.X*ac) + float32(a.Half.Y*as))
 	if !(p <= r) {
 		return false
 	}
-	p = abs32(dy)
+	p = f32.Abs(dy)
 	r = b.Half.Y + (float32(a.Half.X*as) + float32(a.Half.Y*ac))
 	if !(p <= r) {
 		return false
 	}
-	p = abs32(float32(dx*a.Axis.X) + float32(dy*a.Axis.Y))
+	p = f32.Abs(float32(dx*a.Axis.X) + float32(dy*a.Axis.Y))
 	r = a.Half.X + (float32(b.Half.X*ac) + float32(b.Half.Y*as))
 	if !(p <= r) {
 		return false
 	}
-	p = abs32(float32(dy*a.Axis.X) - float32(dx*a.Axis.Y))
+	p = f32.Abs(float32(dy*a.Axis.X) - float32(dx*a.Axis.Y))
 	r = a.Half.Y + (float32(b.Half.X*as) + float32(b.Half.Y*ac))
 	return p <= r
 }
@@ -226,8 +224,8 @@ func (a Box) OverlapsAABB(min, max Vec2) bool {
 func (a Box) ContainsPoint(p Vec2) bool {
 	dx := p.X - a.Center.X
 	dy := p.Y - a.Center.Y
-	return abs32(float32(dx*a.Axis.X)+float32(dy*a.Axis.Y)) <= a.Half.X &&
-		abs32(float32(dy*a.Axis.X)-float32(dx*a.Axis.Y)) <= a.Half.Y
+	return f32.Abs(float32(dx*a.Axis.X)+float32(dy*a.Axis.Y)) <= a.Half.X &&
+		f32.Abs(float32(dy*a.Axis.X)-float32(dx*a.Axis.Y)) <= a.Half.Y
 }
 
 // Corners returns the four corners counter-clockwise (for a positive Half),
@@ -261,27 +259,9 @@ func (a Box) Bounds() (min, max Vec2) {
 	ex := hx*ux + hy*uy
 	ey := hx*uy + hy*ux
 	cx, cy := float64(a.Center.X), float64(a.Center.Y)
-	min = Vec2{down32(cx - ex), down32(cy - ey)}
-	max = Vec2{up32(cx + ex), up32(cy + ey)}
+	min = Vec2{f32.Down(cx - ex), f32.Down(cy - ey)}
+	max = Vec2{f32.Up(cx + ex), f32.Up(cy + ey)}
 	return min, max
-}
-
-// down32 rounds v to the largest float32 not above it.
-func down32(v float64) float32 {
-	f := float32(v)
-	if float64(f) > v {
-		f = math.Nextafter32(f, float32(math.Inf(-1)))
-	}
-	return f
-}
-
-// up32 rounds v to the smallest float32 not below it.
-func up32(v float64) float32 {
-	f := float32(v)
-	if float64(f) < v {
-		f = math.Nextafter32(f, float32(math.Inf(1)))
-	}
-	return f
 }
 
 // Angle returns the box's rotation in radians, in (-π, π].
@@ -361,8 +341,3 @@ func (a Box) Validate() error {
 	}
 	return nil
 }
-
-func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
-
-// abs32 clears the sign bit: |x| for every float32, NaN payloads kept.
-func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }

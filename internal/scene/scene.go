@@ -216,3 +216,51 @@ var Hostile = []float32{
 	math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32, 0x1p-127,
 	math.MaxFloat32, -math.MaxFloat32, 1, -1, 0.5, 2, 1e-20, 1e20, 3.4e38, 1.5,
 }
+
+// Uniform fills boxes with n boxes of sides 0.5 to 3 spread uniformly over a
+// square world about 15% covered.
+func Uniform(r *rand.Rand, n int, boxes *soa.Boxes) {
+	boxes.Reset()
+	boxes.Grow(n)
+	side := math.Sqrt(40 * float64(n))
+	for i := 0; i < n; i++ {
+		c := obb.Vec2{X: float32(r.Float64() * side), Y: float32(r.Float64() * side)}
+		boxes.Append(obb.New(c, float32(uniform(r, 0.5, 3)), float32(uniform(r, 0.5, 3)), angle(r)))
+	}
+}
+
+// RTS fills boxes with n boxes laid out like real-time-strategy bases: dense
+// clusters of axis-aligned buildings on a grid, packed edge to edge, with
+// rotated units milling around them.
+func RTS(r *rand.Rand, n int, boxes *soa.Boxes) {
+	boxes.Reset()
+	boxes.Grow(n)
+	bases := max(1, n/400)
+	world := math.Sqrt(float64(bases)) * 120
+	for boxes.Len() < n {
+		bx, by := math.Round(r.Float64()*world), math.Round(r.Float64()*world)
+		for k := 0; k < 400 && boxes.Len() < n; k++ {
+			if k%3 == 0 {
+				// A unit: small, rotated, anywhere in the base.
+				c := obb.Vec2{X: float32(bx + r.NormFloat64()*15), Y: float32(by + r.NormFloat64()*15)}
+				boxes.Append(obb.New(c, float32(uniform(r, 0.4, 1)), float32(uniform(r, 0.4, 1)), angle(r)))
+				continue
+			}
+			// A building on the base's grid of 4x4 cells; neighbours touch.
+			gx, gy := float64(r.IntN(10)-5)*4, float64(r.IntN(10)-5)*4
+			w := float32(4 * (1 + r.IntN(2)))
+			c := obb.Vec2{X: float32(bx+gx) + w/2, Y: float32(by+gy) + 2}
+			boxes.Append(obb.New(c, w, 4, 0))
+		}
+	}
+}
+
+// Pile fills boxes with n boxes that all overlap one another.
+func Pile(r *rand.Rand, n int, boxes *soa.Boxes) {
+	boxes.Reset()
+	boxes.Grow(n)
+	for i := 0; i < n; i++ {
+		c := obb.Vec2{X: float32(r.Float64()), Y: float32(r.Float64())}
+		boxes.Append(obb.New(c, float32(uniform(r, 3, 5)), float32(uniform(r, 3, 5)), angle(r)))
+	}
+}

@@ -1,0 +1,100 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/obb2d/obb2d/bench/internal/aabbtree"
+	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/kernel"
+	"github.com/obb2d/obb2d/pairs"
+	"github.com/obb2d/obb2d/soa"
+)
+
+// pairScenes are the all-pairs scenes with their sizes. The pile stops at
+// 4,000 boxes: every pair overlaps, so its output grows as n².
+var pairScenes = []struct {
+	name  string
+	make  func(r *rand.Rand, n int, b *soa.Boxes)
+	sizes []int
+}{
+	{"uniform", scene.Uniform, []int{1000, 10000, 100000}},
+	{"rts", scene.RTS, []int{1000, 10000, 100000}},
+	{"pile", scene.Pile, []int{1000, 4000}},
+}
+
+// BenchmarkAllPairs runs the all-pairs pass per scene, kernel and worker
+// count, and the AABB-tree baseline (impl=aabbtree) on the same boxes. It
+// reports the pairs found, ns per box and ns per candidate pair handed to
+// the kernel.
+func BenchmarkAllPairs(b *testing.B) {
+	saved := kernel.Impl()
+	defer kernel.SetImpl(saved)
+	for _, sc := range pairScenes {
+		for _, n := range sc.sizes {
+			if testing.Short() && n > 10000 {
+				continue
+			}
+			var boxes soa.Boxes
+			sc.make(rand.New(rand.NewPCG(uint64(n), 3)), n, &boxes)
+			for _, impl := range kernel.Impls() {
+				for _, workers := range []int{1, 2} {
+					name := fmt.Sprintf("scene=%s/impl=%s/workers=%d/n=%d", sc.name, impl, workers, n)
+					b.Run(name, func(b *testing.B) {
+						kernel.SetImpl(impl)
+						f := pairs.Finder{Workers: workers}
+						found := f.All(nil, &boxes)
+						b.ReportAllocs()
+						b.ResetTimer()
+						for i := 0; i < b.N; i++ {
+							found = f.All(found[:0], &boxes)
+						}
+						report(b, n, len(found), f.Candidates())
+					})
+				}
+			}
+			b.Run(fmt.Sprintf("scene=%s/impl=aabbtree/workers=1/n=%d", sc.name, n), func(b *testing.B) {
+				rects := make([]aabbtree.Rect, n)
+				for i := range rects {
+					x := boxes.At(i)
+					rects[i] = aabbtree.Rect{CX: float64(x.Center.X), CY: float64(x.Center.Y),
+						UX: float64(x.Axis.X), UY: float64(x.Axis.Y), HX: float64(x.Half.X), HY: float64(x.Half.Y)}
+				}
+				var tree aabbtree.Tree
+				var found []pairs.Pair
+				candidates := 0
+				pass := func() {
+					tree.Reset()
+					found, candidates = found[:0], 0
+					for i := range rects {
+						bi := rects[i].Bounds()
+						tree.Query(bi, func(j int32) {
+							candidates++
+							if aabbtree.SAT(rects[i], rects[j]) {
+								found = append(found, pairs.Pair{I: j, J: int32(i)})
+							}
+						})
+						tree.Insert(int32(i), bi)
+					}
+				}
+				pass()
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					pass()
+				}
+				report(b, n, len(found), candidates)
+			})
+		}
+	}
+}
+
+func report(b *testing.B, boxes, found, candidates int) {
+	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(float64(found), "pairs")
+	b.ReportMetric(ns/float64(boxes), "ns/box")
+	if candidates > 0 {
+		b.ReportMetric(ns/float64(candidates), "ns/candidate")
+	}
+}

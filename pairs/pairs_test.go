@@ -1,0 +1,292 @@
+package pairs_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/kernel"
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/pairs"
+	"github.com/obb2d/obb2d/soa"
+)
+
+func box(b *soa.Boxes, i int) obb.Box {
+	return obb.Box{Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]}, Axis: obb.Vec2{X: b.UX[i], Y: b.UY[i]}, Half: obb.Vec2{X: b.HX[i], Y: b.HY[i]}}
+}
+
+func bruteAll(b *soa.Boxes) []pairs.Pair {
+	var out []pairs.Pair
+	for i := 0; i < b.Len(); i++ {
+		bi := box(b, i)
+		for j := i + 1; j < b.Len(); j++ {
+			if bi.Overlaps(box(b, j)) {
+				out = append(out, pairs.Pair{I: int32(i), J: int32(j)})
+			}
+		}
+	}
+	return out
+}
+
+func bruteBetween(a, b *soa.Boxes) []pairs.Pair {
+	var out []pairs.Pair
+	for i := 0; i < a.Len(); i++ {
+		ai := box(a, i)
+		for j := 0; j < b.Len(); j++ {
+			if ai.Overlaps(box(b, j)) {
+				out = append(out, pairs.Pair{I: int32(i), J: int32(j)})
+			}
+		}
+	}
+	return out
+}
+
+type sceneFunc func(r *rand.Rand, n int) *soa.Boxes
+
+func scenes() map[string]sceneFunc {
+	return map[string]sceneFunc{
+		"random": func(r *rand.Rand, n int) *soa.Boxes {
+			var b soa.Boxes
+			side := math.Sqrt(float64(n)*30) + 1
+			for i := 0; i < n; i++ {
+				b.Append(obb.New(obb.Vec2{X: float32(r.Float64() * side), Y: float32(r.Float64() * side)},
+					float32(0.2+r.Float64()*5), float32(0.2+r.Float64()*5), r.Float64()*7))
+			}
+			return &b
+		},
+		"clustered": func(r *rand.Rand, n int) *soa.Boxes {
+			var b soa.Boxes
+			for i := 0; i < n; i++ {
+				cx, cy := float64(r.IntN(5))*100, float64(r.IntN(5))*100
+				b.Append(obb.New(obb.Vec2{X: float32(cx + r.NormFloat64()*8), Y: float32(cy + r.NormFloat64()*8)},
+					float32(0.5+r.Float64()*3), float32(0.5+r.Float64()*3), r.Float64()*7))
+			}
+			return &b
+		},
+		"all-overlapping": func(r *rand.Rand, n int) *soa.Boxes {
+			var b soa.Boxes
+			for i := 0; i < n; i++ {
+				b.Append(obb.New(obb.Vec2{X: float32(r.Float64()), Y: float32(r.Float64())}, 10, 10, r.Float64()*7))
+			}
+			return &b
+		},
+		"all-disjoint": func(r *rand.Rand, n int) *soa.Boxes {
+			var b soa.Boxes
+			for i := 0; i < n; i++ {
+				b.Append(obb.New(obb.Vec2{X: float32(i%50) * 10, Y: float32(i/50) * 10}, 4, 4, r.Float64()*7))
+			}
+			return &b
+		},
+		"identical": func(r *rand.Rand, n int) *soa.Boxes {
+			var b soa.Boxes
+			box := obb.New(obb.Vec2{X: 3, Y: 4}, 2, 1, 0.5)
+			for i := 0; i < n; i++ {
+				b.Append(box)
+			}
+			return &b
+		},
+		"vertical-line": func(r *rand.Rand, n int) *soa.Boxes {
+			var b soa.Boxes
+			for i := 0; i < n; i++ {
+				b.Append(obb.New(obb.Vec2{X: 7, Y: float32(r.Float64() * float64(n))}, 1, 1, r.Float64()*7))
+			}
+			return &b
+		},
+		// Touching and nearly touching pairs from the oracle's generators,
+		// with hostile boxes mixed in.
+		"near-touching-and-hostile": func(r *rand.Rand, n int) *soa.Boxes {
+			var b soa.Boxes
+			for b.Len() < n {
+				p := scene.Generators[r.IntN(len(scene.Generators))].Make(r)
+				b.Append(p.A, p.B)
+			}
+			b = b.Slice(0, n)
+			for i := 0; i < n/20; i++ {
+				cols := [6][]float32{b.CX, b.CY, b.UX, b.UY, b.HX, b.HY}
+				cols[r.IntN(6)][r.IntN(n)] = scene.Hostile[r.IntN(len(scene.Hostile))]
+			}
+			return &b
+		},
+	}
+}
+
+// sizes returns the scene sizes; scenes where every pair overlaps stop at
+// 2,000 boxes, since their output grows as n².
+func sizes(scene string) []int {
+	ns := []int{0, 1, 2, 3, 17, 200, 1000, 2000, 5000}
+	if testing.Short() {
+		ns = ns[:7]
+	}
+	if scene == "all-overlapping" || scene == "identical" {
+		ns = slices.DeleteFunc(ns, func(n int) bool { return n > 2000 })
+	}
+	return ns
+}
+
+// eachImpl calls f with each kernel selected, restoring the choice after.
+func eachImpl(f func(impl string)) {
+	saved := kernel.Impl()
+	defer kernel.SetImpl(saved)
+	for _, name := range kernel.Impls() {
+		kernel.SetImpl(name)
+		f(name)
+	}
+}
+
+// forEachImpl runs f as a subtest with each kernel selected.
+func forEachImpl(t *testing.T, f func(t *testing.T)) {
+	eachImpl(func(name string) { t.Run("impl="+name, f) })
+}
+
+func TestAllMatchesBruteForce(t *testing.T) {
+	for name, make := range scenes() {
+		for _, n := range sizes(name) {
+			b := make(rand.New(rand.NewPCG(uint64(n), 99)), n)
+			want := bruteAll(b)
+			eachImpl(func(impl string) {
+				for _, workers := range []int{1, 2, 3} {
+					f := pairs.Finder{Workers: workers}
+					if got := f.All(nil, b); !slices.Equal(got, want) {
+						t.Errorf("%s n=%d impl=%s workers=%d: %d pairs, brute force %d; first difference %s",
+							name, n, impl, workers, len(got), len(want), firstDiff(got, want))
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestBetweenMatchesBruteForce(t *testing.T) {
+	for name, make := range scenes() {
+		for _, n := range sizes(name) {
+			r := rand.New(rand.NewPCG(uint64(n), 98))
+			moving := make(r, n/3+1)
+			static := make(r, n)
+			want := bruteBetween(moving, static)
+			eachImpl(func(impl string) {
+				for _, workers := range []int{1, 2} {
+					f := pairs.Finder{Workers: workers}
+					if got := f.Between(nil, moving, static); !slices.Equal(got, want) {
+						t.Errorf("%s n=%d impl=%s workers=%d: %d pairs, brute force %d; first difference %s",
+							name, n, impl, workers, len(got), len(want), firstDiff(got, want))
+					}
+				}
+			})
+		}
+	}
+}
+
+func firstDiff(got, want []pairs.Pair) string {
+	for i := 0; i < min(len(got), len(want)); i++ {
+		if got[i] != want[i] {
+			return fmt.Sprintf("at %d: got %v, want %v", i, got[i], want[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d", len(got), len(want))
+}
+
+func TestCheckAndFilter(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(5, 5))
+		b := scenes()["near-touching-and-hostile"](r, 300)
+		var list []pairs.Pair
+		for len(list) < 2000 {
+			i := int32(r.IntN(300))
+			// Runs of one first box, some longer than the gather threshold,
+			// with repeats and I == J.
+			for k := r.IntN(20); k >= 0; k-- {
+				j := int32(r.IntN(300))
+				if r.IntN(10) == 0 {
+					j = i
+				}
+				list = append(list, pairs.Pair{I: i, J: j})
+				if r.IntN(8) == 0 {
+					list = append(list, pairs.Pair{I: i, J: j})
+				}
+			}
+		}
+		var f pairs.Finder
+		out := make([]uint64, kernel.Words(len(list)))
+		if err := f.Check(out, b, b, list); err != nil {
+			t.Fatal(err)
+		}
+		var want []pairs.Pair
+		for k, p := range list {
+			overlap := b.At(int(p.I)).Overlaps(b.At(int(p.J)))
+			if got := out[k/64]>>(k%64)&1 == 1; got != overlap {
+				t.Fatalf("pair %d %v: bit %v, Overlaps %v", k, p, got, overlap)
+			}
+			if overlap {
+				want = append(want, p)
+			}
+		}
+		got, err := f.Filter([]pairs.Pair{{-1, -1}}, b, b, list)
+		if err != nil || !slices.Equal(got[1:], want) || got[0] != (pairs.Pair{I: -1, J: -1}) {
+			t.Fatalf("Filter: %v, %d pairs, want %d", err, len(got)-1, len(want))
+		}
+		// Empty list.
+		if got, err := f.Filter(nil, b, b, nil); err != nil || len(got) != 0 {
+			t.Fatalf("empty list: %v %v", got, err)
+		}
+	})
+}
+
+func TestCheckRejectsBadIndicesWithoutWriting(t *testing.T) {
+	var b soa.Boxes
+	b.Append(obb.New(obb.Vec2{}, 1, 1, 0), obb.New(obb.Vec2{X: 0.5}, 1, 1, 0))
+	var small soa.Boxes
+	small.Append(obb.New(obb.Vec2{}, 1, 1, 0))
+	for _, c := range []struct {
+		list []pairs.Pair
+		b    *soa.Boxes
+		msg  string
+	}{
+		{[]pairs.Pair{{0, 1}, {2, 0}}, &b, "pairs: pair 1 (2, 0): I = 2 is outside [0, 2)"},
+		{[]pairs.Pair{{0, 1}, {0, -1}}, &b, "pairs: pair 1 (0, -1): J = -1 is outside [0, 2)"},
+		{[]pairs.Pair{{1, 1}}, &small, "pairs: pair 0 (1, 1): J = 1 is outside [0, 1)"},
+	} {
+		var f pairs.Finder
+		out := []uint64{0xfeed}
+		err := f.Check(out, &b, c.b, c.list)
+		var ie *pairs.IndexError
+		if !errors.As(err, &ie) || err.Error() != c.msg {
+			t.Errorf("err = %v, want %q", err, c.msg)
+		}
+		if out[0] != 0xfeed {
+			t.Error("Check wrote before reporting the bad index")
+		}
+	}
+	defer func() {
+		if r := recover(); r == nil || fmt.Sprint(r) != "pairs: out has 0 words, need 1 for 1 pairs" {
+			t.Errorf("short out: panic %v", r)
+		}
+	}()
+	var f pairs.Finder
+	f.Check(nil, &b, &b, []pairs.Pair{{0, 0}})
+}
+
+func TestSteadyStateAllocatesNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	b := scenes()["clustered"](r, 3000)
+	other := scenes()["random"](r, 1000)
+	f := pairs.Finder{Workers: 1}
+	dst := f.All(nil, b)
+	dst2 := f.Between(nil, other, b)
+	if len(dst) == 0 || len(dst2) == 0 {
+		t.Fatal("scene has no pairs: the test would not exercise the pass")
+	}
+	if a := testing.AllocsPerRun(5, func() { dst = f.All(dst[:0], b) }); a != 0 {
+		t.Errorf("All allocates %v times per steady-state pass", a)
+	}
+	if a := testing.AllocsPerRun(5, func() { dst2 = f.Between(dst2[:0], other, b) }); a != 0 {
+		t.Errorf("Between allocates %v times per steady-state pass", a)
+	}
+	list := append([]pairs.Pair(nil), dst...)
+	if a := testing.AllocsPerRun(5, func() { dst, _ = f.Filter(dst[:0], b, b, list) }); a != 0 {
+		t.Errorf("Filter allocates %v times per steady-state pass", a)
+	}
+}

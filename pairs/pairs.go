@@ -25,7 +25,6 @@
 package pairs
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -43,13 +42,6 @@ import (
 // Pair names two boxes by index.
 type Pair struct{ I, J int32 }
 
-func comparePairs(a, b Pair) int {
-	if c := cmp.Compare(a.I, b.I); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.J, b.J)
-}
-
 // Finder runs all-pairs passes and keeps its scratch memory between calls,
 // so that a simulation step that finds about as many pairs as the last one
 // allocates nothing. A Finder must not be used by two goroutines at once; its
@@ -60,14 +52,19 @@ type Finder struct {
 	// result does not depend on it.
 	Workers int
 
-	a, b    sorted
-	between bool      // the pass under way: Between (else All)
-	gather  soa.Boxes // second boxes of a run of candidate pairs
-	filter  []uint64  // Filter's bitset
-	wk      []worker
-	wg      sync.WaitGroup
-	next    atomic.Int64
-	merged  []Pair
+	a, b  sorted
+	phase int // what parallel's positions are: phaseBounds, phaseAll, phaseBetween
+	// In phaseBounds: the set whose intervals are computed, and the axis.
+	src      *soa.Boxes
+	dst      *sorted
+	useY     bool
+	gather   soa.Boxes // second boxes of a run of candidate pairs
+	filter   []uint64  // Filter's bitset
+	wk       []worker
+	wg       sync.WaitGroup
+	next     atomic.Int64
+	merged   []uint64 // found pairs packed as I<<32 | J
+	mergeTmp []uint64
 }
 
 // sorted is one set's boxes ordered by the start of their sweep interval,
@@ -78,12 +75,10 @@ type sorted struct {
 	lo, hi  []float32 // padded sweep interval, in sorted order
 	index   []int32   // original index of each sorted box
 	special []int32   // original indices of boxes with non-finite bounds
-	keys    []key
-}
-
-type key struct {
-	lo, hi float32
-	i      int32
+	keys    []uint64  // sortable start << 32 | index
+	tmp     []uint64
+	rawLo   []float32 // intervals by original index; NaN start: side path
+	rawHi   []float32
 }
 
 // worker is one goroutine's scratch.
@@ -122,62 +117,141 @@ func sweepAxis(sets ...*soa.Boxes) (useY bool) {
 // widening each box by 4·factor·(Half.X+Half.Y) covers √2·band.
 const padFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 
-// build sorts b into s along the chosen axis.
-func (s *sorted) build(b *soa.Boxes, useY bool) {
+// build sorts b into s along the chosen axis: the intervals are computed on
+// all workers, then sorted by a stable radix sort on their start, so boxes
+// with equal starts keep index order and the result is the same for any
+// number of workers.
+func (f *Finder) build(s *sorted, b *soa.Boxes, useY bool) {
 	n := b.Len()
-	s.keys = s.keys[:0]
-	s.special = s.special[:0]
-	for i := 0; i < n; i++ {
-		box := obb.Box{
-			Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]},
-			Axis:   obb.Vec2{X: b.UX[i], Y: b.UY[i]},
-			Half:   obb.Vec2{X: b.HX[i], Y: b.HY[i]},
-		}
-		min, max := box.Bounds()
-		l, h := min.X, max.X
-		if useY {
-			l, h = min.Y, max.Y
-		}
-		w := padFactor*(float64(box.Half.X)+float64(box.Half.Y)) + 0x1p-140
-		lo, hi := f32.Down(float64(l)-w), f32.Up(float64(h)+w)
-		// The band holds for valid boxes only: NaN, infinities, negative
-		// extents and non-unit axes go to the brute-force side path.
-		if box.Validate() != nil || !f32.Finite(lo) || !f32.Finite(hi) {
+	s.rawLo = grow(s.rawLo, n)
+	s.rawHi = grow(s.rawHi, n)
+	f.src, f.dst, f.useY = b, s, useY
+	f.phase = phaseBounds
+	f.parallel(n)
+
+	s.keys, s.special = s.keys[:0], s.special[:0]
+	for i, lo := range s.rawLo {
+		if lo != lo { // NaN marks a box for the brute-force side path
 			s.special = append(s.special, int32(i))
 			continue
 		}
-		s.keys = append(s.keys, key{lo, hi, int32(i)})
+		s.keys = append(s.keys, uint64(sortable(lo))<<32|uint64(i))
 	}
-	slices.SortFunc(s.keys, func(a, b key) int {
-		if c := cmp.Compare(a.lo, b.lo); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
+	s.tmp = radixSort(s.keys, s.tmp, 32)
+
 	m := len(s.keys)
 	s.boxes.Reset()
 	s.boxes.Grow(m)
 	s.lo, s.hi, s.index = s.lo[:0], s.hi[:0], s.index[:0]
 	for _, k := range s.keys {
-		s.boxes.CX = append(s.boxes.CX, b.CX[k.i])
-		s.boxes.CY = append(s.boxes.CY, b.CY[k.i])
-		s.boxes.UX = append(s.boxes.UX, b.UX[k.i])
-		s.boxes.UY = append(s.boxes.UY, b.UY[k.i])
-		s.boxes.HX = append(s.boxes.HX, b.HX[k.i])
-		s.boxes.HY = append(s.boxes.HY, b.HY[k.i])
-		s.lo = append(s.lo, k.lo)
-		s.hi = append(s.hi, k.hi)
-		s.index = append(s.index, k.i)
+		i := uint32(k)
+		s.boxes.CX = append(s.boxes.CX, b.CX[i])
+		s.boxes.CY = append(s.boxes.CY, b.CY[i])
+		s.boxes.UX = append(s.boxes.UX, b.UX[i])
+		s.boxes.UY = append(s.boxes.UY, b.UY[i])
+		s.boxes.HX = append(s.boxes.HX, b.HX[i])
+		s.boxes.HY = append(s.boxes.HY, b.HY[i])
+		s.lo = append(s.lo, s.rawLo[i])
+		s.hi = append(s.hi, s.rawHi[i])
+		s.index = append(s.index, int32(i))
 	}
 }
 
+// interval computes box i's padded sweep interval into rawLo and rawHi, or
+// marks the box for the side path with a NaN start.
+func (f *Finder) interval(i int) {
+	b, s := f.src, f.dst
+	box := obb.Box{
+		Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]},
+		Axis:   obb.Vec2{X: b.UX[i], Y: b.UY[i]},
+		Half:   obb.Vec2{X: b.HX[i], Y: b.HY[i]},
+	}
+	min, max := box.Bounds()
+	l, h := min.X, max.X
+	if f.useY {
+		l, h = min.Y, max.Y
+	}
+	w := padFactor*(float64(box.Half.X)+float64(box.Half.Y)) + 0x1p-140
+	lo, hi := f32.Down(float64(l)-w), f32.Up(float64(h)+w)
+	// The band holds for valid boxes only: NaN, infinities, negative
+	// extents and non-unit axes go to the brute-force side path.
+	if box.Validate() != nil || !f32.Finite(lo) || !f32.Finite(hi) {
+		lo = float32(math.NaN())
+	}
+	s.rawLo[i], s.rawHi[i] = lo, hi
+}
+
+// sortable maps a finite float32 to a uint32 with the same order.
+func sortable(v float32) uint32 {
+	b := math.Float32bits(v)
+	if b>>31 != 0 {
+		return ^b
+	}
+	return b | 1<<31
+}
+
+// radixSort sorts keys by their bits from shift up, stably, with tmp as
+// scratch (grown as needed and returned). Passes whose byte is the same in
+// every key are skipped.
+func radixSort(keys, tmp []uint64, shift uint) []uint64 {
+	if len(keys) < 2 {
+		return tmp
+	}
+	if cap(tmp) < len(keys) {
+		tmp = make([]uint64, len(keys))
+	}
+	tmp = tmp[:len(keys)]
+	src, dst := keys, tmp
+	for ; shift < 64; shift += 8 {
+		var count [256]int
+		for _, k := range src {
+			count[byte(k>>shift)]++
+		}
+		if count[byte(src[0]>>shift)] == len(src) {
+			continue
+		}
+		sum := 0
+		for d, c := range count {
+			count[d] = sum
+			sum += c
+		}
+		for _, k := range src {
+			d := byte(k >> shift)
+			dst[count[d]] = k
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+	}
+	return tmp
+}
+
+func grow(col []float32, n int) []float32 {
+	if cap(col) < n {
+		return make([]float32, n)
+	}
+	return col[:n]
+}
+
 // firstAbove returns the first position p >= from with s.lo[p] > v
-// (strict) or >= v (when orEqual), by binary search.
+// (strict) or >= v (when orEqual). Candidate runs are short, so it gallops
+// from `from` (1, 2, 4, ... positions ahead) before the binary search.
 func (s *sorted) firstAbove(from int, v float32, orEqual bool) int {
-	lo, hi := from, len(s.lo)
+	above := func(p int) bool { return s.lo[p] > v || (orEqual && s.lo[p] == v) }
+	lo, step := from, 1
+	hi := len(s.lo)
+	for p := from; p < hi; p, step = from+step, step*2 {
+		if above(p) {
+			hi = p
+			break
+		}
+		lo = p + 1
+	}
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if s.lo[mid] > v || (orEqual && s.lo[mid] == v) {
+		if above(mid) {
 			hi = mid
 		} else {
 			lo = mid + 1
@@ -195,9 +269,9 @@ func (s *sorted) box(p int) obb.Box { return s.boxes.At(p) }
 func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 	checkSize(b)
 	useY := sweepAxis(b)
-	f.a.build(b, useY)
+	f.build(&f.a, b, useY)
 	s := &f.a
-	f.between = false
+	f.phase = phaseAll
 	f.parallel(len(s.lo))
 	// Boxes with non-finite bounds, against everything, by the scalar test.
 	n := b.Len()
@@ -224,10 +298,10 @@ func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 	checkSize(moving)
 	checkSize(static)
 	useY := sweepAxis(moving, static)
-	f.a.build(moving, useY)
-	f.b.build(static, useY)
+	f.build(&f.a, moving, useY)
+	f.build(&f.b, static, useY)
 	a, b := &f.a, &f.b
-	f.between = true
+	f.phase = phaseBetween
 	f.parallel(len(a.lo) + len(b.lo))
 	w := &f.wk[0]
 	for _, x := range a.special {
@@ -288,10 +362,14 @@ func (w *worker) overlapping(q *kernel.Query, run *soa.Boxes) []int32 {
 	return hits
 }
 
-// step does the work of sweep position p: the candidate run of one box,
-// through the kernel, into w.found.
+// step does the work of position p of the current phase: one box's interval,
+// or one box's candidate run through the kernel into w.found.
 func (f *Finder) step(w *worker, p int) {
-	if !f.between {
+	if f.phase == phaseBounds {
+		f.interval(p)
+		return
+	}
+	if f.phase == phaseAll {
 		s := &f.a
 		end := s.firstAbove(p+1, s.hi[p], false)
 		if end <= p+1 {
@@ -338,9 +416,11 @@ func (f *Finder) parallel(n int) {
 	for len(f.wk) < workers {
 		f.wk = append(f.wk, worker{})
 	}
-	for i := range f.wk {
-		f.wk[i].found = f.wk[i].found[:0]
-		f.wk[i].candidates = 0
+	if f.phase != phaseBounds {
+		for i := range f.wk {
+			f.wk[i].found = f.wk[i].found[:0]
+			f.wk[i].candidates = 0
+		}
 	}
 	if workers == 1 || n < 2*chunk {
 		for p := 0; p < n; p++ {
@@ -370,6 +450,13 @@ func (f *Finder) parallel(n int) {
 // chunk is how many sweep positions a worker takes at a time.
 const chunk = 256
 
+// The phases of a pass that run on all workers.
+const (
+	phaseBounds = iota
+	phaseAll
+	phaseBetween
+)
+
 func (f *Finder) workers() int {
 	switch {
 	case f.Workers < 0:
@@ -390,12 +477,18 @@ func (f *Finder) Candidates() int {
 	return n
 }
 
-// merge gathers the workers' pairs, sorts them and appends them to dst.
+// merge gathers the workers' pairs, sorts them by I then J and appends them
+// to dst.
 func (f *Finder) merge(dst []Pair) []Pair {
 	f.merged = f.merged[:0]
 	for i := range f.wk {
-		f.merged = append(f.merged, f.wk[i].found...)
+		for _, p := range f.wk[i].found {
+			f.merged = append(f.merged, uint64(uint32(p.I))<<32|uint64(uint32(p.J)))
+		}
 	}
-	slices.SortFunc(f.merged, comparePairs)
-	return append(dst, f.merged...)
+	f.mergeTmp = radixSort(f.merged, f.mergeTmp, 0)
+	for _, k := range f.merged {
+		dst = append(dst, Pair{int32(k >> 32), int32(uint32(k))})
+	}
+	return dst
 }

@@ -98,3 +98,64 @@ func report(b *testing.B, boxes, found, candidates int) {
 		b.ReportMetric(ns/float64(candidates), "ns/candidate")
 	}
 }
+
+// BenchmarkFilter is the narrow phase over a candidate list: every pair
+// whose bounds overlap on x in a uniform scene, as a sweep broad phase would
+// emit them. order=grouped lists each first box's candidates together (runs
+// go through the kernel); order=shuffled mixes them, so every run is one pair
+// long and goes through the scalar test. impl=scalar is obb.Box.Overlaps in
+// a loop over the list.
+func BenchmarkFilter(b *testing.B) {
+	saved := kernel.Impl()
+	defer kernel.SetImpl(saved)
+	const n = 10000
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(n, 4)), n, &boxes)
+	lo, hi := make([]float32, n), make([]float32, n)
+	for i := range lo {
+		min, max := boxes.At(i).Bounds()
+		lo[i], hi[i] = min.X, max.X
+	}
+	var grouped []pairs.Pair
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if j != i && lo[i] <= hi[j] && lo[j] <= hi[i] {
+				grouped = append(grouped, pairs.Pair{I: int32(i), J: int32(j)})
+			}
+		}
+	}
+	shuffled := append([]pairs.Pair(nil), grouped...)
+	rand.New(rand.NewPCG(1, 1)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for _, order := range []struct {
+		name string
+		list []pairs.Pair
+	}{{"grouped", grouped}, {"shuffled", shuffled}} {
+		for _, impl := range append([]string{"scalar"}, kernel.Impls()...) {
+			b.Run(fmt.Sprintf("order=%s/impl=%s/n=%d", order.name, impl, len(order.list)), func(b *testing.B) {
+				var f pairs.Finder
+				var hits []pairs.Pair
+				run := func() { hits, _ = f.Filter(hits[:0], &boxes, &boxes, order.list) }
+				if impl == "scalar" {
+					run = func() {
+						hits = hits[:0]
+						for _, p := range order.list {
+							if boxes.At(int(p.I)).Overlaps(boxes.At(int(p.J))) {
+								hits = append(hits, p)
+							}
+						}
+					}
+				} else {
+					kernel.SetImpl(impl)
+				}
+				run()
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					run()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(order.list)), "ns/pair")
+				b.ReportMetric(float64(len(hits)), "pairs")
+			})
+		}
+	}
+}

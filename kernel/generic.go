@@ -55,6 +55,3 @@ func lane(q *Query, cx, cy, ux, uy, hx, hy float32) bool {
 	r4 := hy + (float32(q.hx*as) + float32(q.hy*ac))
 	return p1 <= r1 && p2 <= r2 && p3 <= r3 && p4 <= r4
 }
-
-// abs32 clears the sign bit, as the assembly's AND does.
-var abs32 = f32.Abs

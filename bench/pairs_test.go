@@ -33,7 +33,7 @@ func BenchmarkAllPairs(b *testing.B) {
 	defer kernel.SetImpl(saved)
 	for _, sc := range pairScenes {
 		for _, n := range sc.sizes {
-			if testing.Short() && n > 10000 {
+			if testing.Short() && n > 1000 {
 				continue
 			}
 			var boxes soa.Boxes
@@ -108,9 +108,12 @@ func report(b *testing.B, boxes, found, candidates int) {
 func BenchmarkFilter(b *testing.B) {
 	saved := kernel.Impl()
 	defer kernel.SetImpl(saved)
-	const n = 10000
+	n := 10000
+	if testing.Short() {
+		n = 1000
+	}
 	var boxes soa.Boxes
-	scene.Uniform(rand.New(rand.NewPCG(n, 4)), n, &boxes)
+	scene.Uniform(rand.New(rand.NewPCG(uint64(n), 4)), n, &boxes)
 	lo, hi := make([]float32, n), make([]float32, n)
 	for i := range lo {
 		min, max := boxes.At(i).Bounds()

@@ -43,8 +43,10 @@ import (
 type Pair struct{ I, J int32 }
 
 // Finder runs all-pairs passes and keeps its scratch memory between calls,
-// so that a simulation step that finds about as many pairs as the last one
-// allocates nothing. A Finder must not be used by two goroutines at once; its
+// so that a single-worker simulation step that finds about as many pairs as
+// the last one allocates nothing (a test checks it). With more workers each
+// pass starts goroutines, and a worker's buffer grows when the dynamic split
+// of the work hands it more pairs than before: a few allocations a pass. A Finder must not be used by two goroutines at once; its
 // zero value is ready to use and single-threaded.
 type Finder struct {
 	// Workers is how many goroutines a pass uses; 0 or 1 means the calling

@@ -21,6 +21,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/obb2d/obb2d/internal/scene"
@@ -98,7 +99,7 @@ func main() {
 	// The all-pairs pass, checked against brute force on a sample of boxes.
 	finder := pairs.Finder{Workers: *workers}
 	if *workers == 0 {
-		finder.Workers = -1
+		finder.Workers = runtime.GOMAXPROCS(0)
 	}
 	found := finder.All(nil, &world) // warm the scratch
 	start = time.Now()

@@ -15,9 +15,10 @@
 // their exact rectangles are within √2 times the band of each other. After
 // sorting by interval start, the candidates of a box are the contiguous run of
 // later boxes that start before it ends; each run goes straight into the
-// one-against-many kernel. Boxes whose bounds are not finite (NaN, infinities)
-// are tested against every box by the scalar test, so the result equals the
-// brute-force answer for every input.
+// one-against-many kernel. Boxes that fail obb.Box.Validate (NaN, infinities,
+// negative extents, axes that are not unit length), for which the band does
+// not hold, are tested against every box by the scalar test, so the result
+// equals the brute-force answer for every input.
 //
 // Pairs are returned with I < J (for [Finder.Between], I indexes the moving
 // set and J the static set), sorted by I and then J, whatever the kernel and
@@ -46,8 +47,9 @@ type Pair struct{ I, J int32 }
 // so that a single-worker simulation step that finds about as many pairs as
 // the last one allocates nothing (a test checks it). With more workers each
 // pass starts goroutines, and a worker's buffer grows when the dynamic split
-// of the work hands it more pairs than before: a few allocations a pass. A Finder must not be used by two goroutines at once; its
-// zero value is ready to use and single-threaded.
+// of the work hands it more pairs than before: a few allocations a pass. A
+// Finder must not be used by two goroutines at once; its zero value is ready
+// to use and single-threaded.
 type Finder struct {
 	// Workers is how many goroutines a pass uses; 0 or 1 means the calling
 	// goroutine only, a negative value means runtime.GOMAXPROCS(0). The
@@ -76,7 +78,7 @@ type sorted struct {
 	boxes   soa.Boxes
 	lo, hi  []float32 // padded sweep interval, in sorted order
 	index   []int32   // original index of each sorted box
-	special []int32   // original indices of boxes with non-finite bounds
+	special []int32   // original indices of boxes for the side path (invalid)
 	keys    []uint64  // sortable start << 32 | index
 	tmp     []uint64
 	rawLo   []float32 // intervals by original index; NaN start: side path
@@ -162,12 +164,8 @@ func (f *Finder) build(s *sorted, b *soa.Boxes, useY bool) {
 // interval computes box i's padded sweep interval into rawLo and rawHi, or
 // marks the box for the side path with a NaN start.
 func (f *Finder) interval(i int) {
-	b, s := f.src, f.dst
-	box := obb.Box{
-		Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]},
-		Axis:   obb.Vec2{X: b.UX[i], Y: b.UY[i]},
-		Half:   obb.Vec2{X: b.HX[i], Y: b.HY[i]},
-	}
+	s := f.dst
+	box := f.src.At(i)
 	min, max := box.Bounds()
 	l, h := min.X, max.X
 	if f.useY {
@@ -275,7 +273,7 @@ func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 	s := &f.a
 	f.phase = phaseAll
 	f.parallel(len(s.lo))
-	// Boxes with non-finite bounds, against everything, by the scalar test.
+	// Invalid boxes, against everything, by the scalar test.
 	n := b.Len()
 	w := &f.wk[0]
 	for _, x := range s.special {
@@ -351,7 +349,6 @@ func (w *worker) overlapping(q *kernel.Query, run *soa.Boxes) []int32 {
 		w.bits = make([]uint64, words)
 	}
 	set := w.bits[:words]
-	w.candidates += run.Len()
 	kernel.Overlaps(q, run, set)
 	hits := w.hits[:0]
 	for i, word := range set {
@@ -379,6 +376,7 @@ func (f *Finder) step(w *worker, p int) {
 		}
 		q := kernel.NewQuery(s.box(p))
 		run := s.boxes.Slice(p+1, end)
+		w.candidates += run.Len()
 		for _, k := range w.overlapping(&q, &run) {
 			w.found = append(w.found, ordered(s.index[p], s.index[p+1+int(k)]))
 		}
@@ -401,6 +399,7 @@ func (f *Finder) step(w *worker, p int) {
 	}
 	q := kernel.NewQuery(from.box(p))
 	run := to.boxes.Slice(start, end)
+	w.candidates += run.Len()
 	for _, k := range w.overlapping(&q, &run) {
 		if pass1 {
 			w.found = append(w.found, Pair{a.index[p], b.index[start+int(k)]})

@@ -290,3 +290,28 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		t.Errorf("Filter allocates %v times per steady-state pass", a)
 	}
 }
+
+// TestCandidatesCountsTheLastPass checks that Candidates reports the sweep
+// pass alone: narrow-phase calls in between must not add to it.
+func TestCandidatesCountsTheLastPass(t *testing.T) {
+	b := scenes()["clustered"](rand.New(rand.NewPCG(3, 4)), 2000)
+	var f pairs.Finder
+	found := f.All(nil, b)
+	c := f.Candidates()
+	if c < len(found) || len(found) == 0 {
+		t.Fatalf("%d candidates for %d pairs", c, len(found))
+	}
+	var list []pairs.Pair
+	for j := 0; j < 100; j++ {
+		list = append(list, pairs.Pair{I: 0, J: int32(j)}) // one long run: the kernel path
+	}
+	if _, err := f.Filter(nil, b, b, list); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Candidates(); got != c {
+		t.Errorf("Candidates() = %d after Filter, %d after All", got, c)
+	}
+	if f.All(found[:0], b); f.Candidates() != c {
+		t.Errorf("a second identical pass counted %d candidates, the first %d", f.Candidates(), c)
+	}
+}

@@ -7,8 +7,12 @@
 // implementations side by side. Besides the kernels (generic, avx2, avx512)
 // two baselines run in the same process: impl=scalar, obb.Box.Overlaps in a
 // loop, and impl=floor, a plain read of the same six columns with nothing
-// computed (the memory floor). The box counts are chosen from this machine's
-// cache sizes, which the run prints as configuration lines.
+// computed (the memory floor). BenchmarkSeedPorts times re-implementations
+// of the articles obb2d started from (impl=flipcode, xna, as3; package
+// bench/internal/seeds) beside them, and TestSeedPortAnswers counts their
+// wrong answers against the exact oracle. The box counts are chosen from
+// this machine's cache sizes, which the run prints as configuration lines.
+// Published Go engines are compared in the separate module bench/peers.
 package bench
 
 import (
@@ -124,19 +128,23 @@ func benchScene(b *testing.B, make func(n int) (*soa.Boxes, obb.Box), ns []int) 
 		boxes, query := make(n)
 		for _, impl := range impls() {
 			b.Run(fmt.Sprintf("impl=%s/n=%d", impl, n), func(b *testing.B) {
-				run := runner(b, impl, boxes, query)
 				b.SetBytes(int64(n * soa.BytesPerBox))
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					run()
-				}
-				perBox := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(n)
-				b.ReportMetric(perBox, "ns/box")
-				b.ReportMetric(1e9/perBox, "boxes/s")
+				measure(b, n, runner(b, impl, boxes, query))
 			})
 		}
 	}
+}
+
+// measure times run, one pass over n boxes, and reports ns and boxes/s per box.
+func measure(b *testing.B, n int, run func()) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		run()
+	}
+	perBox := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(n)
+	b.ReportMetric(perBox, "ns/box")
+	b.ReportMetric(1e9/perBox, "boxes/s")
 }
 
 var sink uint64

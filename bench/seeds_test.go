@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/klauspost/cpuid/v2"
@@ -45,15 +44,15 @@ func TestSeedPortAnswers(t *testing.T) {
 		per = 60
 	}
 	cases := answers.Sample(per, 1)
-	tallies := []answers.Tally{answers.Count("obb2d", cases, obb.Box.Overlaps, func(c answers.Case) float64 { return 1e-5 * c.Size })}
+	entries := []answers.Entry{answers.Reference}
 	for _, p := range seedPorts {
-		tallies = append(tallies, answers.Count(p.name, cases, p.overlaps, func(c answers.Case) float64 { return 1e-3 * c.Size }))
+		entries = append(entries, answers.Entry{Name: p.name, Overlaps: p.overlaps, Tol: func(c answers.Case) float64 { return 1e-3 * c.Size }})
 	}
-	var sb strings.Builder
-	if err := answers.Write(&sb, answers.Kinds(cases), tallies); err != nil {
+	tallies, table, err := answers.CountAll(cases, entries)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d pairs, %d per kind:\n%s", len(cases), per, sb.String())
+	t.Logf("%d pairs, %d per kind:\n%s", len(cases), per, table)
 	for i, tl := range tallies {
 		for _, c := range tl.Clear {
 			if i > 0 && seedPorts[i-1].defined != nil && !seedPorts[i-1].defined(c.A, c.B) {

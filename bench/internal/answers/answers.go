@@ -122,3 +122,27 @@ func Write(w io.Writer, kinds []string, tallies []Tally) error {
 	}
 	return tw.Flush()
 }
+
+// Entry is one implementation to count: its test and the tolerance passed
+// to Count.
+type Entry struct {
+	Name     string
+	Overlaps func(a, b obb.Box) bool
+	Tol      func(c Case) float64
+}
+
+// Reference is obb2d's own scalar test as an Entry, with a tolerance of
+// 1e-5 of the pair's size: far wider than its documented rounding band, so
+// any clear wrong answer from it is a bug.
+var Reference = Entry{"obb2d", obb.Box.Overlaps, func(c Case) float64 { return 1e-5 * c.Size }}
+
+// CountAll counts every entry on cases and renders the table.
+func CountAll(cases []Case, entries []Entry) ([]Tally, string, error) {
+	tallies := make([]Tally, len(entries))
+	for i, e := range entries {
+		tallies[i] = Count(e.Name, cases, e.Overlaps, e.Tol)
+	}
+	var sb strings.Builder
+	err := Write(&sb, Kinds(cases), tallies)
+	return tallies, sb.String(), err
+}

@@ -57,8 +57,8 @@ type Finder struct {
 	Workers int
 
 	a, b  sorted
-	phase int // what parallel's positions are: phaseBounds, phaseAll, phaseBetween
-	// In phaseBounds: the set whose intervals are computed, and the axis.
+	phase int // what parallel's positions are: phaseBounds, phaseGather, phaseAll, phaseBetween
+	// In phaseBounds and phaseGather: the set being sorted, and the axis.
 	src      *soa.Boxes
 	dst      *sorted
 	useY     bool
@@ -81,9 +81,20 @@ type sorted struct {
 	special []int32   // original indices of boxes for the side path (invalid)
 	keys    []uint64  // sortable start << 32 | index
 	tmp     []uint64
-	rawLo   []float32 // intervals by original index; NaN start: side path
-	rawHi   []float32
+	// bucket[k] is the first sorted position whose start maps to bucket k
+	// or later, start -> (start-bucketLo)*bucketScale: a coarse index over
+	// lo from which firstAbove starts its search.
+	bucket      []int32
+	bucketLo    float64
+	bucketScale float64
+	// recs holds each box with its interval, by original index (NaN start:
+	// side path). Gathering whole 32-byte records in sorted order touches
+	// one cache line per box where gathering eight columns touched eight.
+	recs []record
 }
+
+// record is one box and its padded sweep interval.
+type record struct{ cx, cy, ux, uy, hx, hy, lo, hi float32 }
 
 // worker is one goroutine's scratch.
 type worker struct {
@@ -127,58 +138,131 @@ const padFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 // number of workers.
 func (f *Finder) build(s *sorted, b *soa.Boxes, useY bool) {
 	n := b.Len()
-	s.rawLo = grow(s.rawLo, n)
-	s.rawHi = grow(s.rawHi, n)
+	if cap(s.recs) < n {
+		s.recs = make([]record, n)
+	}
+	s.recs = s.recs[:n]
 	f.src, f.dst, f.useY = b, s, useY
 	f.phase = phaseBounds
 	f.parallel(n)
 
 	s.keys, s.special = s.keys[:0], s.special[:0]
-	for i, lo := range s.rawLo {
-		if lo != lo { // NaN marks a box for the brute-force side path
+	for i := range s.recs {
+		if lo := s.recs[i].lo; lo != lo { // NaN marks a box for the brute-force side path
 			s.special = append(s.special, int32(i))
-			continue
+		} else {
+			s.keys = append(s.keys, uint64(sortable(lo))<<32|uint64(i))
 		}
-		s.keys = append(s.keys, uint64(sortable(lo))<<32|uint64(i))
 	}
 	s.tmp = radixSort(s.keys, s.tmp, 32)
 
 	m := len(s.keys)
-	s.boxes.Reset()
-	s.boxes.Grow(m)
-	s.lo, s.hi, s.index = s.lo[:0], s.hi[:0], s.index[:0]
-	for _, k := range s.keys {
-		i := uint32(k)
-		s.boxes.CX = append(s.boxes.CX, b.CX[i])
-		s.boxes.CY = append(s.boxes.CY, b.CY[i])
-		s.boxes.UX = append(s.boxes.UX, b.UX[i])
-		s.boxes.UY = append(s.boxes.UY, b.UY[i])
-		s.boxes.HX = append(s.boxes.HX, b.HX[i])
-		s.boxes.HY = append(s.boxes.HY, b.HY[i])
-		s.lo = append(s.lo, s.rawLo[i])
-		s.hi = append(s.hi, s.rawHi[i])
-		s.index = append(s.index, int32(i))
+	d := &s.boxes
+	d.CX, d.CY, d.UX, d.UY, d.HX, d.HY = grow(d.CX, m), grow(d.CY, m), grow(d.UX, m), grow(d.UY, m), grow(d.HX, m), grow(d.HY, m)
+	s.lo, s.hi = grow(s.lo, m), grow(s.hi, m)
+	if cap(s.index) < m {
+		s.index = make([]int32, m)
+	}
+	s.index = s.index[:m]
+	f.phase = phaseGather
+	f.parallel(m)
+	s.buildBuckets()
+}
+
+// boxesPerBucket is the average bucket size of the coarse index.
+const boxesPerBucket = 4
+
+// buildBuckets builds the coarse bucket index over the sorted starts.
+func (s *sorted) buildBuckets() {
+	m := len(s.lo)
+	nb := m/boxesPerBucket + 1
+	if cap(s.bucket) < nb+1 {
+		s.bucket = make([]int32, nb+1)
+	}
+	s.bucket = s.bucket[:nb+1]
+	s.bucketLo, s.bucketScale = 0, 0
+	if m > 0 {
+		s.bucketLo = float64(s.lo[0])
+		if span := float64(s.lo[m-1]) - s.bucketLo; span > 0 {
+			s.bucketScale = float64(nb) / span
+		}
+	}
+	k := 0
+	for p, lo := range s.lo {
+		for kp := s.bucketOf(lo); k <= kp; k++ {
+			s.bucket[k] = int32(p)
+		}
+	}
+	for ; k <= nb; k++ {
+		s.bucket[k] = int32(m)
 	}
 }
 
-// interval computes box i's padded sweep interval into rawLo and rawHi, or
-// marks the box for the side path with a NaN start.
-func (f *Finder) interval(i int) {
-	s := f.dst
-	box := f.src.At(i)
-	min, max := box.Bounds()
-	l, h := min.X, max.X
-	if f.useY {
-		l, h = min.Y, max.Y
+// bucketOf returns the bucket v falls in, clamped to the index.
+func (s *sorted) bucketOf(v float32) int {
+	x := (float64(v) - s.bucketLo) * s.bucketScale
+	if !(x > 0) { // NaN included
+		return 0
 	}
-	w := padFactor*(float64(box.Half.X)+float64(box.Half.Y)) + 0x1p-140
-	lo, hi := f32.Down(float64(l)-w), f32.Up(float64(h)+w)
+	return int(min(x, float64(len(s.bucket)-1)))
+}
+
+// gather copies the boxes at sorted positions [start, end) from their
+// records.
+func (s *sorted) gather(start, end int) {
+	d, recs := &s.boxes, s.recs
+	cx, cy, ux, uy, hx, hy := d.CX[start:end], d.CY[start:end], d.UX[start:end], d.UY[start:end], d.HX[start:end], d.HY[start:end]
+	lo, hi, index := s.lo[start:end], s.hi[start:end], s.index[start:end]
+	for p, k := range s.keys[start:end] {
+		r := &recs[uint32(k)]
+		cx[p], cy[p], ux[p], uy[p], hx[p], hy[p] = r.cx, r.cy, r.ux, r.uy, r.hx, r.hy
+		lo[p], hi[p], index[p] = r.lo, r.hi, int32(uint32(k))
+	}
+}
+
+// interval copies box i into its record with its padded sweep interval, or
+// marks the box for the side path with a NaN start. It reads the columns
+// directly and computes only the sweep axis's extent: this runs for every
+// box on every pass. The bounds are those of obb.Box.Bounds on that axis,
+// rounded outward, then widened by the padding and rounded outward again.
+func (f *Finder) interval(i int) {
+	b, s := f.src, f.dst
+	cx, cy, ux, uy, hx, hy := b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i]
 	// The band holds for valid boxes only: NaN, infinities, negative
 	// extents and non-unit axes go to the brute-force side path.
-	if box.Validate() != nil || !f32.Finite(lo) || !f32.Finite(hi) {
+	r := &s.recs[i]
+	if !valid(cx, cy, ux, uy, hx, hy) {
+		r.lo = float32(math.NaN())
+		return
+	}
+	// Extent along x is hx·|ux| + hy·|uy|; along y, hx·|uy| + hy·|ux|.
+	c, along, across := cx, ux, uy
+	if f.useY {
+		c, along, across = cy, uy, ux
+	}
+	h1, h2 := float64(hx), float64(hy)
+	ext := h1*math.Abs(float64(along)) + h2*math.Abs(float64(across))
+	w := padFactor*(h1+h2) + 0x1p-140
+	lo := f32.Down(float64(f32.Down(float64(c)-ext)) - w)
+	hi := f32.Up(float64(f32.Up(float64(c)+ext)) + w)
+	if !f32.Finite(lo) || !f32.Finite(hi) {
 		lo = float32(math.NaN())
 	}
-	s.rawLo[i], s.rawHi[i] = lo, hi
+	*r = record{cx, cy, ux, uy, hx, hy, lo, hi}
+}
+
+// valid is obb.Box.Validate() == nil without building an error: every field
+// finite, half extents not negative, axis squared length within
+// obb.AxisTolerance of 1, computed as Validate computes it.
+func valid(cx, cy, ux, uy, hx, hy float32) bool {
+	if !f32.Finite(cx) || !f32.Finite(cy) || !f32.Finite(ux) || !f32.Finite(uy) || !f32.Finite(hx) || !f32.Finite(hy) {
+		return false
+	}
+	if hx < 0 || hy < 0 {
+		return false
+	}
+	x, y := float64(ux), float64(uy)
+	return math.Abs(x*x+y*y-1) <= obb.AxisTolerance
 }
 
 // sortable maps a finite float32 to a uint32 with the same order.
@@ -236,31 +320,56 @@ func grow(col []float32, n int) []float32 {
 }
 
 // firstAbove returns the first position p >= from with s.lo[p] > v
-// (strict) or >= v (when orEqual). Candidate runs are short, so it gallops
-// from `from` (1, 2, 4, ... positions ahead) before the binary search.
+// (strict) or >= v (when orEqual). The search starts where the bucket index
+// says v's bucket begins, gallops away from there 1, 2, 4, ... positions
+// until it brackets the answer, then bisects the bracket. The index only
+// picks the starting point, so the answer is exact whatever it holds.
 func (s *sorted) firstAbove(from int, v float32, orEqual bool) int {
-	above := func(p int) bool { return s.lo[p] > v || (orEqual && s.lo[p] == v) }
-	lo, step := from, 1
-	hi := len(s.lo)
-	for p := from; p < hi; p, step = from+step, step*2 {
-		if above(p) {
-			hi = p
-			break
+	lo := s.lo
+	hint := int(s.bucket[s.bucketOf(v)])
+	above := func(p int) bool { return lo[p] > v || (orEqual && lo[p] == v) }
+	n := len(lo)
+	g := min(max(hint, from), n)
+	l, h := from, n // the answer is in [l, h]
+	if g < n && !above(g) {
+		l = g + 1
+		for step := 1; g+step < n; step *= 2 {
+			if above(g + step) {
+				h = g + step
+				break
+			}
+			l = g + step + 1
 		}
-		lo = p + 1
+	} else {
+		h = g
+		for step := 1; g-step >= from; step *= 2 {
+			if !above(g - step) {
+				l = g - step + 1
+				break
+			}
+			h = g - step
+		}
 	}
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
+	for l < h {
+		mid := int(uint(l+h) >> 1)
 		if above(mid) {
-			hi = mid
+			h = mid
 		} else {
-			lo = mid + 1
+			l = mid + 1
 		}
 	}
-	return lo
+	return l
 }
 
-func (s *sorted) box(p int) obb.Box { return s.boxes.At(p) }
+// query makes sorted box p the kernel's query box.
+func (s *sorted) query(p int) kernel.Query {
+	b := &s.boxes
+	return kernel.NewQuery(obb.Box{
+		Center: obb.Vec2{X: b.CX[p], Y: b.CY[p]},
+		Axis:   obb.Vec2{X: b.UX[p], Y: b.UY[p]},
+		Half:   obb.Vec2{X: b.HX[p], Y: b.HY[p]},
+	})
+}
 
 // All appends to dst every pair (I, J), I < J, of boxes of b that overlap, as
 // obb.Box.Overlaps decides, sorted by I then J, and returns the extended
@@ -361,20 +470,32 @@ func (w *worker) overlapping(q *kernel.Query, run *soa.Boxes) []int32 {
 	return hits
 }
 
-// step does the work of position p of the current phase: one box's interval,
-// or one box's candidate run through the kernel into w.found.
-func (f *Finder) step(w *worker, p int) {
-	if f.phase == phaseBounds {
-		f.interval(p)
-		return
+// steps does the work of positions [start, end) of the current phase.
+func (f *Finder) steps(w *worker, start, end int) {
+	switch f.phase {
+	case phaseBounds:
+		for p := start; p < end; p++ {
+			f.interval(p)
+		}
+	case phaseGather:
+		f.dst.gather(start, end)
+	default:
+		for p := start; p < end; p++ {
+			f.step(w, p)
+		}
 	}
+}
+
+// step does the work of position p of phaseAll or phaseBetween: one box's
+// candidate run through the kernel into w.found.
+func (f *Finder) step(w *worker, p int) {
 	if f.phase == phaseAll {
 		s := &f.a
 		end := s.firstAbove(p+1, s.hi[p], false)
 		if end <= p+1 {
 			return
 		}
-		q := kernel.NewQuery(s.box(p))
+		q := s.query(p)
 		run := s.boxes.Slice(p+1, end)
 		w.candidates += run.Len()
 		for _, k := range w.overlapping(&q, &run) {
@@ -397,7 +518,7 @@ func (f *Finder) step(w *worker, p int) {
 	if end <= start {
 		return
 	}
-	q := kernel.NewQuery(from.box(p))
+	q := from.query(p)
 	run := to.boxes.Slice(start, end)
 	w.candidates += run.Len()
 	for _, k := range w.overlapping(&q, &run) {
@@ -409,24 +530,22 @@ func (f *Finder) step(w *worker, p int) {
 	}
 }
 
-// parallel calls f.step(w, p) for every p in [0, n), on f.workers()
-// goroutines, each with its own worker scratch. Positions go out in chunks so
+// parallel does the current phase's work for every position in [0, n), on
+// f.workers() goroutines, each with its own worker scratch. Positions go out in chunks so
 // that dense regions do not leave one goroutine with all the work.
 func (f *Finder) parallel(n int) {
 	workers := f.workers()
 	for len(f.wk) < workers {
 		f.wk = append(f.wk, worker{})
 	}
-	if f.phase != phaseBounds {
+	if f.phase != phaseBounds && f.phase != phaseGather {
 		for i := range f.wk {
 			f.wk[i].found = f.wk[i].found[:0]
 			f.wk[i].candidates = 0
 		}
 	}
 	if workers == 1 || n < 2*chunk {
-		for p := 0; p < n; p++ {
-			f.step(&f.wk[0], p)
-		}
+		f.steps(&f.wk[0], 0, n)
 		return
 	}
 	f.next.Store(0)
@@ -439,9 +558,7 @@ func (f *Finder) parallel(n int) {
 				if start >= n {
 					return
 				}
-				for p := start; p < min(start+chunk, n); p++ {
-					f.step(w, p)
-				}
+				f.steps(w, start, min(start+chunk, n))
 			}
 		}(&f.wk[i])
 	}
@@ -453,7 +570,8 @@ const chunk = 256
 
 // The phases of a pass that run on all workers.
 const (
-	phaseBounds = iota
+	phaseBounds = iota // each box's record and interval
+	phaseGather        // the records copied into sorted order
 	phaseAll
 	phaseBetween
 )

@@ -9,11 +9,13 @@ import "math"
 // |x| the same way.
 func Abs(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
 
-// Down rounds v to the largest float32 not above it.
+// Down rounds v to the largest float32 not above it. It steps the bits
+// itself instead of calling math.Nextafter32: the sweep computes two of these
+// per box per pass.
 func Down(v float64) float32 {
 	f := float32(v)
-	if float64(f) > v {
-		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	if float64(f) > v { // rounded up (v is not NaN): step one float32 down
+		f = stepDown(f)
 	}
 	return f
 }
@@ -22,10 +24,22 @@ func Down(v float64) float32 {
 func Up(v float64) float32 {
 	f := float32(v)
 	if float64(f) < v {
-		f = math.Nextafter32(f, float32(math.Inf(1)))
+		f = -stepDown(-f)
 	}
 	return f
 }
 
+// stepDown returns the next float32 below f, for f not NaN and not -Inf.
+func stepDown(f float32) float32 {
+	switch b := math.Float32bits(f); {
+	case f == 0: // +0 or -0
+		return -math.SmallestNonzeroFloat32
+	case b>>31 == 0: // positive, +Inf included: one step toward zero
+		return math.Float32frombits(b - 1)
+	default: // negative: one step away from zero
+		return math.Float32frombits(b + 1)
+	}
+}
+
 // Finite reports whether v is neither NaN nor infinite.
-func Finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
+func Finite(v float32) bool { return v-v == 0 }

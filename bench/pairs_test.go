@@ -94,6 +94,7 @@ func report(b *testing.B, boxes, found, candidates int) {
 	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 	b.ReportMetric(float64(found), "pairs")
 	b.ReportMetric(ns/float64(boxes), "ns/box")
+	b.ReportMetric(1e9*float64(boxes)/ns, "boxes/s")
 	if candidates > 0 {
 		b.ReportMetric(ns/float64(candidates), "ns/candidate")
 	}
@@ -108,36 +109,13 @@ func report(b *testing.B, boxes, found, candidates int) {
 func BenchmarkFilter(b *testing.B) {
 	saved := kernel.Impl()
 	defer kernel.SetImpl(saved)
-	n := 10000
-	if testing.Short() {
-		n = 1000
-	}
-	var boxes soa.Boxes
-	scene.Uniform(rand.New(rand.NewPCG(uint64(n), 4)), n, &boxes)
-	lo, hi := make([]float32, n), make([]float32, n)
-	for i := range lo {
-		min, max := boxes.At(i).Bounds()
-		lo[i], hi[i] = min.X, max.X
-	}
-	var grouped []pairs.Pair
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			if j != i && lo[i] <= hi[j] && lo[j] <= hi[i] {
-				grouped = append(grouped, pairs.Pair{I: int32(i), J: int32(j)})
-			}
-		}
-	}
-	shuffled := append([]pairs.Pair(nil), grouped...)
-	rand.New(rand.NewPCG(1, 1)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	for _, order := range []struct {
-		name string
-		list []pairs.Pair
-	}{{"grouped", grouped}, {"shuffled", shuffled}} {
+	boxes, orders := filterScene(b)
+	for _, order := range orders {
 		for _, impl := range append([]string{"scalar"}, kernel.Impls()...) {
 			b.Run(fmt.Sprintf("order=%s/impl=%s/n=%d", order.name, impl, len(order.list)), func(b *testing.B) {
 				var f pairs.Finder
 				var hits []pairs.Pair
-				run := func() { hits, _ = f.Filter(hits[:0], &boxes, &boxes, order.list) }
+				run := func() { hits, _ = f.Filter(hits[:0], boxes, boxes, order.list) }
 				if impl == "scalar" {
 					run = func() {
 						hits = hits[:0]
@@ -156,9 +134,78 @@ func BenchmarkFilter(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					run()
 				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(order.list)), "ns/pair")
+				reportPerPair(b, len(order.list))
 				b.ReportMetric(float64(len(hits)), "pairs")
 			})
 		}
 	}
+}
+
+// BenchmarkPairKernel is kernel.PairOverlaps on the same candidate lists as
+// BenchmarkFilter: every pair's two boxes gathered from the columns
+// (VGATHERDPS with avx2 and avx512; the lane test in Go with generic),
+// whatever the order.
+func BenchmarkPairKernel(b *testing.B) {
+	saved := kernel.Impl()
+	defer kernel.SetImpl(saved)
+	boxes, orders := filterScene(b)
+	for _, order := range orders {
+		ij := make([]int32, 0, 2*len(order.list))
+		for _, p := range order.list {
+			ij = append(ij, p.I, p.J)
+		}
+		out := make([]uint64, kernel.Words(len(order.list)))
+		for _, impl := range kernel.Impls() {
+			b.Run(fmt.Sprintf("order=%s/impl=%s/n=%d", order.name, impl, len(order.list)), func(b *testing.B) {
+				kernel.SetImpl(impl)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					kernel.PairOverlaps(boxes, boxes, ij, out)
+				}
+				reportPerPair(b, len(order.list))
+			})
+		}
+	}
+}
+
+// reportPerPair reports ns and pairs/s per candidate pair of a list of n.
+func reportPerPair(b *testing.B, n int) {
+	perPair := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(n)
+	b.ReportMetric(perPair, "ns/pair")
+	b.ReportMetric(1e9/perPair, "pairs/s")
+}
+
+// pairList is a named candidate list.
+type pairList struct {
+	name string
+	list []pairs.Pair
+}
+
+// filterScene is the narrow-phase scene: a uniform set and every pair whose
+// bounds overlap on x, as a sweep broad phase would emit them, grouped by
+// first box and shuffled.
+func filterScene(b *testing.B) (boxes *soa.Boxes, orders []pairList) {
+	var grouped []pairs.Pair
+	n := 10000
+	if testing.Short() {
+		n = 1000
+	}
+	boxes = new(soa.Boxes)
+	scene.Uniform(rand.New(rand.NewPCG(uint64(n), 4)), n, boxes)
+	lo, hi := make([]float32, n), make([]float32, n)
+	for i := range lo {
+		min, max := boxes.At(i).Bounds()
+		lo[i], hi[i] = min.X, max.X
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if j != i && lo[i] <= hi[j] && lo[j] <= hi[i] {
+				grouped = append(grouped, pairs.Pair{I: int32(i), J: int32(j)})
+			}
+		}
+	}
+	shuffled := append([]pairs.Pair(nil), grouped...)
+	rand.New(rand.NewPCG(1, 1)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	return boxes, []pairList{{"grouped", grouped}, {"shuffled", shuffled}}
 }

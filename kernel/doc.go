@@ -32,4 +32,14 @@
 // (VMASKMOVPS, or an AVX-512 zeroing mask) and the lanes past the end are
 // cleared from the result before it is stored. The bitset's last word is
 // written once, with the bits past the last box zero.
+//
+// # Pair lists
+//
+// [PairOverlaps] decides an arbitrary list of (i, j) pairs, the narrow phase
+// after someone else's broad phase. With avx2 or avx512 it gathers both
+// boxes of 8 pairs at a time with VGATHERDPS (AVX2 only: the gathers, not the
+// arithmetic, bound it, so no AVX-512 variant was generated) and runs the
+// same group test with a different query box in every lane. Every index is
+// checked in Go before the assembly runs, so a gather reads only boxes that
+// exist; the last len%8 pairs go through the Go lane test.
 package kernel

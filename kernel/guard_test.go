@@ -154,3 +154,64 @@ func TestStartOffsets(t *testing.T) {
 		}
 	})
 }
+
+// TestPairGuardPages places each of the twelve columns of the two sets, the
+// pair list and the output right before an unreadable page, with pairs that
+// name the last box of each set, for every pair count up to three groups
+// past a word.
+func TestPairGuardPages(t *testing.T) {
+	g := newGuarded(t, 64<<10)
+	defer g.free()
+	r := rand.New(rand.NewPCG(15, 16))
+	forEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 1; n <= 64+3*8+1; n++ {
+			srcA, srcB := randomSet(r, 1+r.IntN(40)), randomSet(r, 1+r.IntN(40))
+			srcIJ := randomPairs(r, n, srcA.Len(), srcB.Len())
+			want := scalarPairBits(srcA, srcB, srcIJ)
+			names := [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}
+			// place 0..5: a column of a; 6..11: of b; 12: the pairs; 13: the output.
+			for place := 0; place <= 13; place++ {
+				a, b, ij := *srcA, *srcB, srcIJ
+				out := make([]uint64, Words(n))
+				var where string
+				switch {
+				case place < 12:
+					set, name := &a, "a."
+					if place >= 6 {
+						set, name = &b, "b."
+					}
+					cols := [6]*[]float32{&set.CX, &set.CY, &set.UX, &set.UY, &set.HX, &set.HY}
+					col := cols[place%6]
+					guardedCol := g.floatsAtEnd(len(*col))
+					copy(guardedCol, *col)
+					*col = guardedCol
+					where = name + names[place%6]
+				case place == 12:
+					all := unsafe.Slice((*int32)(unsafe.Pointer(&g.data[0])), len(g.data)/4)
+					ij = all[len(all)-len(srcIJ):]
+					copy(ij, srcIJ)
+					where = "pairs"
+				default:
+					out = g.wordsAtEnd(Words(n))
+					where = "output"
+				}
+				err := func() (err error) {
+					defer func() {
+						if r := recover(); r != nil {
+							err = fmt.Errorf("fault: %v", r)
+						}
+					}()
+					PairOverlaps(&a, &b, ij, out)
+					return nil
+				}()
+				if err != nil {
+					t.Fatalf("n=%d, %s before the guard page: %v", n, where, err)
+				}
+				if fmt.Sprint(out) != fmt.Sprint(want) {
+					t.Fatalf("n=%d, %s before the guard page: wrong bits", n, where)
+				}
+			}
+		}
+	})
+}

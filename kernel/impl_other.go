@@ -17,3 +17,7 @@ func overlapsAVX2(qcx, qcy, qux, quy, qhx, qhy float32, cx, cy, ux, uy, hx, hy [
 func overlapsAVX512(qcx, qcy, qux, quy, qhx, qhy float32, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 	panic("kernel: avx512 kernel is not built")
 }
+
+func pairsAVX2(acx, acy, aux, auy, ahx, ahy, bcx, bcy, bux, buy, bhx, bhy []float32, ij []int32, out []uint64) {
+	panic("kernel: avx2 pair kernel is not built")
+}

@@ -17,3 +17,11 @@ func overlapsAVX2(qcx float32, qcy float32, qux float32, quy float32, qhx float3
 //
 //go:noescape
 func overlapsAVX512(qcx float32, qcy float32, qux float32, quy float32, qhx float32, qhy float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, out []uint64)
+
+// pairsAVX2 sets bit k%64 of out[k/64] when box ij[2k] of a overlaps box
+// ij[2k+1] of b, 8 pairs per step. The caller guarantees len(ij) is a
+// positive multiple of 16, every index is inside its columns, and
+// len(out) >= (len(ij)/2+63)/64; the CPU must have BMI2.
+//
+//go:noescape
+func pairsAVX2(acx []float32, acy []float32, aux []float32, auy []float32, ahx []float32, ahy []float32, bcx []float32, bcy []float32, bux []float32, buy []float32, bhx []float32, bhy []float32, ij []int32, out []uint64)

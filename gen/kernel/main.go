@@ -87,6 +87,7 @@ func main() {
 
 	kernel(width{name: "AVX2", lanes: 8})
 	kernel(width{name: "AVX512", lanes: 16, avx512: true})
+	pairKernel()
 	Generate()
 }
 
@@ -209,6 +210,12 @@ func kernel(w width) {
 	ADDQ(n, shift)
 
 	Label("flush")
+	storeLastWord(acc, shift, out)
+}
+
+// storeLastWord ends a kernel: it stores the bitset's last, partial word
+// (shift bits of acc) at out, if there is one, and returns.
+func storeLastWord(acc, shift, out Register) {
 	Comment("Store the last, partial word, if any.")
 	TESTQ(shift, shift)
 	JZ(LabelRef("done"))

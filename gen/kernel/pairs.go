@@ -1,0 +1,93 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// pairKernel writes pairsAVX2, the narrow phase over a candidate pair list:
+// for 8 pairs at a time it gathers the first boxes' fields from a's columns
+// and the second boxes' from b's with VGATHERDPS, then runs the same group
+// test as the one-against-many kernel, with the first boxes as 8 different
+// query boxes. Only AVX2 is generated: VGATHERDPS is the AVX2 gather the
+// benchmarks compare with grouping pairs by their first box.
+//
+// The pairs arrive interleaved, i0 j0 i1 j1 ..., as package pairs stores
+// them. The Go caller hands over whole groups of 8 pairs only and checks
+// every index first, so each gather reads inside its column.
+func pairKernel() {
+	w := width{name: "AVX2", lanes: 8}
+	TEXT("pairsAVX2", NOSPLIT, "func(acx, acy, aux, auy, ahx, ahy, bcx, bcy, bux, buy, bhx, bhy []float32, ij []int32, out []uint64)")
+	Pragma("noescape")
+	Doc(
+		"pairsAVX2 sets bit k%64 of out[k/64] when box ij[2k] of a overlaps box",
+		"ij[2k+1] of b, 8 pairs per step. The caller guarantees len(ij) is a",
+		"positive multiple of 16, every index is inside its columns, and",
+		"len(out) >= (len(ij)/2+63)/64; the CPU must have BMI2.",
+	)
+	aNames := [6]string{"acx", "acy", "aux", "auy", "ahx", "ahy"}
+	bNames := [6]string{"bcx", "bcy", "bux", "buy", "bhx", "bhy"}
+
+	ij := Load(Param("ij").Base(), GP64())
+	n := Load(Param("ij").Len(), GP64())
+	out := Load(Param("out").Base(), GP64())
+	base := GP64()
+	abs := w.vec()
+	VBROADCASTSS(absMask, abs)
+	stack := AllocLocal(6 * 4 * w.lanes)
+	onStack := func(c int) Mem { return stack.Offset(c * 4 * w.lanes) }
+
+	acc, shift := GP64(), GP64()
+	XORQ(acc, acc)
+	XORQ(shift, shift)
+
+	Label("pairs")
+	Comment("Split 8 interleaved pairs into the first and second indices.")
+	lo, hi, ia, jb := YMM(), YMM(), YMM(), YMM()
+	VMOVDQU(Mem{Base: ij}, lo)
+	VMOVDQU(Mem{Base: ij, Disp: 32}, hi)
+	VSHUFPS(U8(0x88), hi, lo, ia) // per 128-bit lane: i of lo's two pairs, then hi's
+	VSHUFPS(U8(0xdd), hi, lo, jb)
+	VPERMPD(U8(0xd8), ia, ia) // 64-bit chunks 0 2 1 3: back into pair order
+	VPERMPD(U8(0xd8), jb, jb)
+
+	// gather loads column name at the 8 indices. A gather clears its mask,
+	// so each one sets it to all ones again; one mask register serves all
+	// twelve (a fresh virtual register each time left the allocator
+	// reaching for Y16 and up, which VEX instructions cannot encode).
+	mask := YMM()
+	gather := func(name string, idx, dst VecVirtual) {
+		Load(Param(name).Base(), base)
+		VPCMPEQD(mask, mask, mask)
+		VGATHERDPS(mask, Mem{Base: base, Index: idx, Scale: 4}, dst)
+	}
+	Comment("Second boxes to a stack group, read by the group test like columns.")
+	t := YMM()
+	for c, name := range bNames {
+		gather(name, jb, t)
+		VMOVUPS(t, onStack(c))
+	}
+	Comment("First boxes: eight query boxes, one per lane.")
+	var q query
+	for c, reg := range []*VecVirtual{&q.cx, &q.cy, &q.ux, &q.uy, &q.hx, &q.hy} {
+		*reg = YMM()
+		gather(aNames[c], ia, *reg)
+	}
+	bits := group(w, q, abs, onStack, "pairs")
+	SHLXQ(shift, bits, bits)
+	ORQ(bits, acc)
+	ADDQ(U32(8), shift)
+	ADDQ(U32(64), ij)
+	SUBQ(U32(16), n)
+	CMPQ(shift, U32(64))
+	JNE(LabelRef("next"))
+	MOVQ(acc, Mem{Base: out})
+	ADDQ(U32(8), out)
+	XORQ(acc, acc)
+	XORQ(shift, shift)
+	Label("next")
+	TESTQ(n, n)
+	JNZ(LabelRef("pairs"))
+	storeLastWord(acc, shift, out)
+}

@@ -1,0 +1,135 @@
+package kernel
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/obb2d/obb2d/soa"
+)
+
+// scalarPairBits is the bitset obb.Box.Overlaps gives for each pair.
+func scalarPairBits(a, b *soa.Boxes, ij []int32) []uint64 {
+	out := make([]uint64, Words(len(ij)/2))
+	for k := 0; k < len(ij)/2; k++ {
+		if a.At(int(ij[2*k])).Overlaps(b.At(int(ij[2*k+1]))) {
+			out[k/64] |= 1 << (k % 64)
+		}
+	}
+	return out
+}
+
+// randomPairs names n pairs of boxes of a (na boxes) and b (nb boxes),
+// always including the last box of each, where an overrun would start.
+func randomPairs(r *rand.Rand, n, na, nb int) []int32 {
+	ij := make([]int32, 2*n)
+	for k := 0; k < n; k++ {
+		ij[2*k], ij[2*k+1] = int32(r.IntN(na)), int32(r.IntN(nb))
+	}
+	if n > 0 {
+		ij[2*(n-1)], ij[1] = int32(na-1), int32(nb-1)
+	}
+	return ij
+}
+
+func checkPairBits(t *testing.T, a, b *soa.Boxes, ij []int32) {
+	t.Helper()
+	n := len(ij) / 2
+	want := scalarPairBits(a, b, ij)
+	buf := make([]uint64, Words(n)+2)
+	for i := range buf {
+		buf[i] = sentinel
+	}
+	PairOverlaps(a, b, ij, buf[:Words(n)])
+	if buf[Words(n)] != sentinel || buf[Words(n)+1] != sentinel {
+		t.Fatalf("n=%d: wrote past the bitset's %d words", n, Words(n))
+	}
+	for w := range want {
+		if buf[w] != want[w] {
+			k := w*64 + bits.TrailingZeros64(buf[w]^want[w])
+			t.Fatalf("n=%d: word %d = %#x, want %#x; first differing pair %d: %+v against %+v",
+				n, w, buf[w], want[w], k, a.At(int(ij[2*k])), b.At(int(ij[2*k+1])))
+		}
+	}
+}
+
+// TestPairOverlapsMatchesScalar runs every implementation on every pair
+// count up to three groups of eight past a whole word, and a few large
+// ones, with ordinary and with hostile boxes (NaN, infinities, signed zeros,
+// denormals, negative extents), within one set and between two.
+func TestPairOverlapsMatchesScalar(t *testing.T) {
+	var counts []int
+	for n := 0; n <= 64+3*8+1; n++ {
+		counts = append(counts, n)
+	}
+	counts = append(counts, 127, 128, 129, 1000, 4096)
+	forEachImpl(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(21, 22))
+		for _, n := range counts {
+			a, b := randomSet(r, 1+r.IntN(50)), randomSet(r, 1+r.IntN(50))
+			checkPairBits(t, a, b, randomPairs(r, n, a.Len(), b.Len()))
+			checkPairBits(t, a, a, randomPairs(r, n, a.Len(), a.Len()))
+			h, g := hostileSet(r, 1+r.IntN(50)), hostileSet(r, 1+r.IntN(50))
+			checkPairBits(t, h, g, randomPairs(r, n, h.Len(), g.Len()))
+		}
+		// Both answers must occur, or the comparison proves little.
+		a := randomSet(r, 200)
+		ij := randomPairs(r, 4096, 200, 200)
+		ones := 0
+		for _, w := range scalarPairBits(a, a, ij) {
+			ones += bits.OnesCount64(w)
+		}
+		if ones == 0 || ones == 4096 {
+			t.Fatalf("%d of 4096 pairs overlap: the test scene does not test both answers", ones)
+		}
+	})
+}
+
+func TestPairOverlapsPanicsBeforeWriting(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(3, 3))
+		a, b := randomSet(r, 10), randomSet(r, 20)
+		ij := randomPairs(r, 130, 10, 20)
+		fresh := func() []uint64 { return []uint64{sentinel, sentinel, sentinel} }
+		untouched := func(out []uint64) {
+			t.Helper()
+			for _, w := range out {
+				if w != sentinel {
+					t.Fatal("PairOverlaps wrote before panicking")
+				}
+			}
+		}
+		out := fresh()
+		mustPanic(t, "odd length 259", func() { PairOverlaps(a, b, ij[:259], out) })
+		untouched(out)
+		mustPanic(t, "out has 2 words, need 3 for 130 pairs", func() { PairOverlaps(a, b, ij, out[:2]) })
+		untouched(out)
+		for _, bad := range []struct {
+			at   int
+			v    int32
+			want string
+		}{{0, 10, "pair 0: first index 10 is outside [0, 10)"}, {2 * 129, -1, "pair 129: first index -1"},
+			{2*64 + 1, 20, "pair 64: second index 20 is outside [0, 20)"}} {
+			bad2 := append([]int32(nil), ij...)
+			bad2[bad.at] = bad.v
+			mustPanic(t, bad.want, func() { PairOverlaps(a, b, bad2, out) })
+			untouched(out)
+		}
+		short := *b
+		short.HY = short.HY[:19]
+		mustPanic(t, "unequal lengths", func() { PairOverlaps(a, &short, ij, out) })
+		untouched(out)
+	})
+}
+
+func TestPairOverlapsAllocatesNothing(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(4, 4))
+		a := randomSet(r, 300)
+		ij := randomPairs(r, 1000, 300, 300)
+		out := make([]uint64, Words(1000))
+		if n := testing.AllocsPerRun(20, func() { PairOverlaps(a, a, ij, out) }); n != 0 {
+			t.Errorf("PairOverlaps allocates %v times per call", n)
+		}
+	})
+}

@@ -102,10 +102,10 @@ func report(b *testing.B, boxes, found, candidates int) {
 
 // BenchmarkFilter is the narrow phase over a candidate list: every pair
 // whose bounds overlap on x in a uniform scene, as a sweep broad phase would
-// emit them. order=grouped lists each first box's candidates together (runs
-// go through the kernel); order=shuffled mixes them, so every run is one pair
-// long and goes through the scalar test. impl=scalar is obb.Box.Overlaps in
-// a loop over the list.
+// emit them, through pairs.Finder.Filter (kernel.PairOverlaps plus
+// collecting the survivors). order=grouped lists each first box's candidates
+// together; order=shuffled mixes them, so neighbouring pairs name unrelated
+// boxes. impl=scalar is obb.Box.Overlaps in a loop over the list.
 func BenchmarkFilter(b *testing.B) {
 	saved := kernel.Impl()
 	defer kernel.SetImpl(saved)

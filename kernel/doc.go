@@ -37,9 +37,9 @@
 //
 // [PairOverlaps] decides an arbitrary list of (i, j) pairs, the narrow phase
 // after someone else's broad phase. With avx2 or avx512 it gathers both
-// boxes of 8 pairs at a time with VGATHERDPS (AVX2 only: the gathers, not the
-// arithmetic, bound it, so no AVX-512 variant was generated) and runs the
-// same group test with a different query box in every lane. Every index is
+// boxes of 8 pairs at a time with VGATHERDPS and runs the same group test
+// with a different query box in every lane. Only this AVX2 form is
+// generated; the avx512 implementation uses it too. Every index is
 // checked in Go before the assembly runs, so a gather reads only boxes that
 // exist; the last len%8 pairs go through the Go lane test.
 package kernel

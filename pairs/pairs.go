@@ -62,8 +62,7 @@ type Finder struct {
 	src      *soa.Boxes
 	dst      *sorted
 	useY     bool
-	gather   soa.Boxes // second boxes of a run of candidate pairs
-	filter   []uint64  // Filter's bitset
+	filter   []uint64 // Filter's bitset
 	wk       []worker
 	wg       sync.WaitGroup
 	next     atomic.Int64

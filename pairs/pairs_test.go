@@ -196,7 +196,7 @@ func TestCheckAndFilter(t *testing.T) {
 		var list []pairs.Pair
 		for len(list) < 2000 {
 			i := int32(r.IntN(300))
-			// Runs of one first box, some longer than the gather threshold,
+			// Runs of one first box of up to 20 pairs,
 			// with repeats and I == J.
 			for k := r.IntN(20); k >= 0; k-- {
 				j := int32(r.IntN(300))
@@ -231,6 +231,29 @@ func TestCheckAndFilter(t *testing.T) {
 		// Empty list.
 		if got, err := f.Filter(nil, b, b, nil); err != nil || len(got) != 0 {
 			t.Fatalf("empty list: %v %v", got, err)
+		}
+		// Two sets of different sizes: I indexes moving, J static.
+		moving := scenes()["near-touching-and-hostile"](r, 37)
+		var cross []pairs.Pair
+		for k := 0; k < 500; k++ {
+			cross = append(cross, pairs.Pair{I: int32(r.IntN(37)), J: int32(r.IntN(300))})
+		}
+		out = make([]uint64, kernel.Words(len(cross)))
+		if err := f.Check(out, moving, b, cross); err != nil {
+			t.Fatal(err)
+		}
+		ones := 0
+		for k, p := range cross {
+			overlap := moving.At(int(p.I)).Overlaps(b.At(int(p.J)))
+			if got := out[k/64]>>(k%64)&1 == 1; got != overlap {
+				t.Fatalf("two sets, pair %d %v: bit %v, Overlaps %v", k, p, got, overlap)
+			}
+			if overlap {
+				ones++
+			}
+		}
+		if ones == 0 || ones == len(cross) {
+			t.Fatalf("two sets: %d of %d pairs overlap: the test does not see both answers", ones, len(cross))
 		}
 	})
 }

@@ -167,7 +167,10 @@ func draw(s series, title, out string) error {
 		p.Add(line, points)
 		p.Legend.Add(impl, line, points)
 	}
-	// Leave the top decade free for the legend.
+	// Leave the top decade free for the legend, and room left and right so
+	// the end ticks' labels are not cut off.
 	p.Y.Max *= 20
+	p.X.Min /= 1.6
+	p.X.Max *= 1.6
 	return p.Save(7*vg.Inch, 4.5*vg.Inch, out)
 }

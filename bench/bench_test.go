@@ -82,15 +82,22 @@ var sceneCache = map[string]*soa.Boxes{}
 // about 15% covered, queried with one planned building; most boxes are far
 // away, so many groups are settled on the query's first two axes.
 func mapScene(n int) (*soa.Boxes, obb.Box) {
-	key := fmt.Sprint("map", n)
-	side := math.Sqrt(40 * float64(n))
-	if sceneCache[key] == nil {
-		var b soa.Boxes
-		scene.Map(rand.New(rand.NewPCG(uint64(n), 1)), n, side, &b)
-		sceneCache[key] = &b
+	p := placements[n]
+	if p == nil {
+		p = new(placement)
+		p.query = scene.Placement(n, &p.boxes)
+		placements[n] = p
 	}
-	return sceneCache[key], obb.New(obb.Vec2{X: float32(side / 2), Y: float32(side / 2)}, 5, 3, 0.4)
+	return &p.boxes, p.query
 }
+
+// placement is one size of the map scene, made once.
+type placement struct {
+	boxes soa.Boxes
+	query obb.Box
+}
+
+var placements = map[int]*placement{}
 
 // denseScene puts every box within a few box sizes of the query, so about
 // half overlap and no group is settled early: the kernels' worst case.

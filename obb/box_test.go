@@ -211,3 +211,23 @@ func TestValidate(t *testing.T) {
 		t.Errorf("a point box is valid: %v", err)
 	}
 }
+
+// TestValidMatchesValidate checks Valid against Validate, which decides
+// field by field on its own, on boxes with hostile values in any field and
+// axes around the tolerance.
+func TestValidMatchesValidate(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	for i := 0; i < 100000; i++ {
+		b := obb.New(obb.Vec2{X: float32(r.NormFloat64()), Y: float32(r.NormFloat64())}, 2, 3, r.Float64()*7)
+		f := [6]*float32{&b.Center.X, &b.Center.Y, &b.Axis.X, &b.Axis.Y, &b.Half.X, &b.Half.Y}
+		switch r.IntN(3) {
+		case 0:
+			*f[r.IntN(6)] = scene.Hostile[r.IntN(len(scene.Hostile))]
+		case 1:
+			*f[2+r.IntN(2)] *= float32(1 + (r.Float64()*2-1)*1e-5)
+		}
+		if valid, err := b.Valid(), b.Validate(); valid != (err == nil) {
+			t.Fatalf("%+v: Valid %v, Validate %v", b, valid, err)
+		}
+	}
+}

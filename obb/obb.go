@@ -310,6 +310,22 @@ func (e *FieldError) Error() string {
 	return fmt.Sprintf("obb: %s is %s (%g)", e.Field, e.Reason, e.Value)
 }
 
+// Valid reports whether Validate would return nil, without building an
+// error: every field finite, half extents not negative, and the axis's
+// squared length within [AxisTolerance] of 1. It is cheap enough for a
+// per-box check on every pass of a sweep.
+func (a Box) Valid() bool {
+	if !f32.Finite(a.Center.X) || !f32.Finite(a.Center.Y) || !f32.Finite(a.Axis.X) ||
+		!f32.Finite(a.Axis.Y) || !f32.Finite(a.Half.X) || !f32.Finite(a.Half.Y) {
+		return false
+	}
+	if a.Half.X < 0 || a.Half.Y < 0 {
+		return false
+	}
+	ux, uy := float64(a.Axis.X), float64(a.Axis.Y)
+	return math.Abs(ux*ux+uy*uy-1) <= AxisTolerance
+}
+
 // Validate returns nil for a box the overlap test is meant for, and otherwise
 // a *[FieldError] naming the first bad field in the order Center.X, Center.Y,
 // Axis.X, Axis.Y, Half.X, Half.Y, Axis: a NaN or infinite value, a negative

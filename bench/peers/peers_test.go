@@ -2,8 +2,6 @@ package peers
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/obb2d/obb2d/bench/internal/answers"
@@ -59,14 +57,13 @@ func TestPeerAnswers(t *testing.T) {
 // mapScene is bench's building-placement scene: n footprints and one query
 // box in the middle of the world.
 func mapScene(n int) ([]obb.Box, obb.Box) {
-	side := math.Sqrt(40 * float64(n))
 	var b soa.Boxes
-	scene.Map(rand.New(rand.NewPCG(uint64(n), 1)), n, side, &b)
+	query := scene.Placement(n, &b)
 	boxes := make([]obb.Box, n)
 	for i := range boxes {
 		boxes[i] = b.At(i)
 	}
-	return boxes, obb.New(obb.Vec2{X: float32(side / 2), Y: float32(side / 2)}, 5, 3, 0.4)
+	return boxes, query
 }
 
 // BenchmarkPeerOverlaps times one query box against n boxes of the map

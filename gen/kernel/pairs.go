@@ -10,8 +10,8 @@ import (
 // for 8 pairs at a time it gathers the first boxes' fields from a's columns
 // and the second boxes' from b's with VGATHERDPS, then runs the same group
 // test as the one-against-many kernel, with the first boxes as 8 different
-// query boxes. Only AVX2 is generated: VGATHERDPS is the AVX2 gather the
-// benchmarks compare with grouping pairs by their first box.
+// query boxes. Only AVX2 is generated; the avx512 implementation uses it
+// too.
 //
 // The pairs arrive interleaved, i0 j0 i1 j1 ..., as package pairs stores
 // them. The Go caller hands over whole groups of 8 pairs only and checks

@@ -200,6 +200,19 @@ func Map(r *rand.Rand, n int, side float64, boxes *soa.Boxes) {
 	}
 }
 
+// MapSide is the side of the square world that Map covers about 15% of with
+// n boxes: about 40 area units per box.
+func MapSide(n int) float64 { return math.Sqrt(40 * float64(n)) }
+
+// Placement is the benchmarks' building-placement scene: Map's n boxes on a
+// world of MapSide(n), seeded by n, and the planned building queried against
+// them, in the middle of the world. Most boxes are far from it.
+func Placement(n int, boxes *soa.Boxes) (query obb.Box) {
+	side := MapSide(n)
+	Map(rand.New(rand.NewPCG(uint64(n), 1)), n, side, boxes)
+	return obb.New(obb.Vec2{X: float32(side / 2), Y: float32(side / 2)}, 5, 3, 0.4)
+}
+
 // Footprint returns a building footprint to place somewhere in the world.
 func Footprint(r *rand.Rand, side float64) obb.Box {
 	c := obb.Vec2{X: float32(r.Float64() * side), Y: float32(r.Float64() * side)}

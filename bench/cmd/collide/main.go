@@ -57,8 +57,7 @@ func main() {
 	}
 
 	r := rand.New(rand.NewPCG(*seed, 0x0bb2d))
-	// A world about 15% covered: side² ≈ 40 area units per box.
-	side := math.Sqrt(40 * float64(*boxes))
+	side := scene.MapSide(*boxes)
 	var world soa.Boxes
 	scene.Map(r, *boxes, side, &world)
 	if err := world.Validate(); err != nil {

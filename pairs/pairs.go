@@ -35,6 +35,7 @@ import (
 	"sync/atomic"
 
 	"github.com/obb2d/obb2d/internal/f32"
+	"github.com/obb2d/obb2d/internal/stagger"
 	"github.com/obb2d/obb2d/kernel"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
@@ -75,25 +76,32 @@ type Finder struct {
 // contiguous slice the kernel can read.
 type sorted struct {
 	boxes   soa.Boxes
-	lo, hi  []float32 // padded sweep interval, in sorted order
+	start   []uint32  // padded sweep interval's start as sortable(lo), in sorted order
+	hi      []float32 // padded sweep interval's end, in sorted order
 	index   []int32   // original index of each sorted box
 	special []int32   // original indices of boxes for the side path (invalid)
-	keys    []uint64  // sortable start << 32 | index
-	tmp     []uint64
+	// keys holds sortable(lo) << 32 | index for every box, by original index
+	// until the radix sort and in sorted order after it; boxes for the side
+	// path have the start sideKey and sort last.
+	keys []uint64
+	tmp  []uint64
 	// bucket[k] is the first sorted position whose start maps to bucket k
 	// or later, start -> (start-bucketLo)*bucketScale: a coarse index over
-	// lo from which firstAbove starts its search.
+	// the starts that brackets firstAbove's answer.
 	bucket      []int32
 	bucketLo    float64
 	bucketScale float64
-	// recs holds each box with its interval, by original index (NaN start:
-	// side path), for the gather into sorted order. (Gathering eight
-	// separate columns instead measured the same; one array is simpler.)
+	// recs holds each box with its interval's end, by original index, for
+	// the gather into sorted order.
 	recs []record
 }
 
-// record is one box and its padded sweep interval.
-type record struct{ cx, cy, ux, uy, hx, hy, lo, hi float32 }
+// record is one box and the end of its padded sweep interval.
+type record struct{ cx, cy, ux, uy, hx, hy, hi, _ float32 }
+
+// sideKey is the start key of a box for the side path: above sortable of
+// every finite float32, so those boxes sort after all others.
+const sideKey = math.MaxUint32
 
 // worker is one goroutine's scratch.
 type worker struct {
@@ -139,41 +147,45 @@ func (f *Finder) build(s *sorted, b *soa.Boxes, useY bool) {
 	n := b.Len()
 	if cap(s.recs) < n {
 		s.recs = make([]record, n)
+		s.keys = make([]uint64, n)
 	}
-	s.recs = s.recs[:n]
+	s.recs, s.keys = s.recs[:n], s.keys[:n]
 	f.src, f.dst, f.useY = b, s, useY
 	f.phase = phaseBounds
 	f.parallel(n)
-
-	s.keys, s.special = s.keys[:0], s.special[:0]
-	for i := range s.recs {
-		if lo := s.recs[i].lo; lo != lo { // NaN marks a box for the brute-force side path
-			s.special = append(s.special, int32(i))
-		} else {
-			s.keys = append(s.keys, uint64(sortable(lo))<<32|uint64(i))
-		}
-	}
 	s.tmp = radixSort(s.keys, s.tmp, 32)
 
-	m := len(s.keys)
-	d := &s.boxes
-	d.CX, d.CY, d.UX, d.UY, d.HX, d.HY = grow(d.CX, m), grow(d.CY, m), grow(d.UX, m), grow(d.UY, m), grow(d.HX, m), grow(d.HY, m)
-	s.lo, s.hi = grow(s.lo, m), grow(s.hi, m)
-	if cap(s.index) < m {
-		s.index = make([]int32, m)
+	// The side path's boxes sorted last, in index order.
+	m := n
+	for m > 0 && s.keys[m-1]>>32 == sideKey {
+		m--
 	}
-	s.index = s.index[:m]
+	s.special = s.special[:0]
+	for _, k := range s.keys[m:] {
+		s.special = append(s.special, int32(uint32(k)))
+	}
+	s.resize(m)
+	s.initBuckets()
 	f.phase = phaseGather
 	f.parallel(m)
-	s.buildBuckets()
+	s.finishBuckets()
 }
 
 // boxesPerBucket is the average bucket size of the coarse index.
 const boxesPerBucket = 4
 
-// buildBuckets builds the coarse bucket index over the sorted starts.
+// buildBuckets builds the coarse bucket index over the sorted keys in one
+// goroutine; build does the same work spread over the gather's workers.
 func (s *sorted) buildBuckets() {
-	m := len(s.lo)
+	s.initBuckets()
+	s.fillBuckets(0, len(s.start))
+	s.finishBuckets()
+}
+
+// initBuckets sizes the bucket index for the sorted keys and sets its
+// mapping from their range.
+func (s *sorted) initBuckets() {
+	m := len(s.start)
 	nb := m/boxesPerBucket + 1
 	if cap(s.bucket) < nb+1 {
 		s.bucket = make([]int32, nb+1)
@@ -181,18 +193,36 @@ func (s *sorted) buildBuckets() {
 	s.bucket = s.bucket[:nb+1]
 	s.bucketLo, s.bucketScale = 0, 0
 	if m > 0 {
-		s.bucketLo = float64(s.lo[0])
-		if span := float64(s.lo[m-1]) - s.bucketLo; span > 0 {
+		s.bucketLo = float64(unsortable(uint32(s.keys[0] >> 32)))
+		if span := float64(unsortable(uint32(s.keys[m-1]>>32))) - s.bucketLo; span > 0 {
 			s.bucketScale = float64(nb) / span
 		}
 	}
+}
+
+// fillBuckets sets the index entries that sorted positions [start, end)
+// begin: bucket k for every k above the previous position's bucket up to
+// this position's. Disjoint ranges of positions write disjoint entries.
+func (s *sorted) fillBuckets(start, end int) {
 	k := 0
-	for p, lo := range s.lo {
-		for kp := s.bucketOf(lo); k <= kp; k++ {
-			s.bucket[k] = int32(p)
+	if start > 0 {
+		k = s.bucketOf(unsortable(uint32(s.keys[start-1]>>32))) + 1
+	}
+	for p, key := range s.keys[start:end] {
+		for kp := s.bucketOf(unsortable(uint32(key >> 32))); k <= kp; k++ {
+			s.bucket[k] = int32(start + p)
 		}
 	}
-	for ; k <= nb; k++ {
+}
+
+// finishBuckets points the entries past the last start's bucket at the end.
+func (s *sorted) finishBuckets() {
+	m := len(s.start)
+	k := 0
+	if m > 0 {
+		k = s.bucketOf(unsortable(uint32(s.keys[m-1]>>32))) + 1
+	}
+	for ; k < len(s.bucket); k++ {
 		s.bucket[k] = int32(m)
 	}
 }
@@ -211,28 +241,28 @@ func (s *sorted) bucketOf(v float32) int {
 func (s *sorted) gather(start, end int) {
 	d, recs := &s.boxes, s.recs
 	cx, cy, ux, uy, hx, hy := d.CX[start:end], d.CY[start:end], d.UX[start:end], d.UY[start:end], d.HX[start:end], d.HY[start:end]
-	lo, hi, index := s.lo[start:end], s.hi[start:end], s.index[start:end]
+	lo, hi, index := s.start[start:end], s.hi[start:end], s.index[start:end]
 	for p, k := range s.keys[start:end] {
 		r := &recs[uint32(k)]
 		cx[p], cy[p], ux[p], uy[p], hx[p], hy[p] = r.cx, r.cy, r.ux, r.uy, r.hx, r.hy
-		lo[p], hi[p], index[p] = r.lo, r.hi, int32(uint32(k))
+		lo[p], hi[p], index[p] = uint32(k>>32), r.hi, int32(uint32(k))
 	}
+	s.fillBuckets(start, end)
 }
 
-// interval copies box i into its record with its padded sweep interval, or
-// marks the box for the side path with a NaN start. It reads the columns
+// interval copies box i into its record and its key with its padded sweep
+// interval, or gives the box the side path's key. It reads the columns
 // directly and computes only the sweep axis's extent: this runs for every
-// box on every pass. The bounds are those of obb.Box.Bounds on that axis,
-// rounded outward, then widened by the padding and rounded outward again.
+// box on every pass, so it has no data-dependent branch (directed rounding,
+// which picks a direction per value, cost a mispredicted branch per bound).
 func (f *Finder) interval(i int) {
 	b, s := f.src, f.dst
 	cx, cy, ux, uy, hx, hy := b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i]
 	// The band holds for valid boxes only: NaN, infinities, negative
 	// extents and non-unit axes go to the brute-force side path.
-	r := &s.recs[i]
 	box := obb.Box{Center: obb.Vec2{X: cx, Y: cy}, Axis: obb.Vec2{X: ux, Y: uy}, Half: obb.Vec2{X: hx, Y: hy}}
 	if !box.Valid() {
-		r.lo = float32(math.NaN())
+		s.keys[i] = sideKey<<32 | uint64(i)
 		return
 	}
 	// Extent along x is hx·|ux| + hy·|uy|; along y, hx·|uy| + hy·|ux|.
@@ -240,24 +270,47 @@ func (f *Finder) interval(i int) {
 	if f.useY {
 		c, along, across = cy, uy, ux
 	}
-	h1, h2 := float64(hx), float64(hy)
-	ext := h1*math.Abs(float64(along)) + h2*math.Abs(float64(across))
-	w := padFactor*(h1+h2) + 0x1p-140
-	lo := f32.Down(float64(f32.Down(float64(c)-ext)) - w)
-	hi := f32.Up(float64(f32.Up(float64(c)+ext)) + w)
+	lo, hi := sweepBounds(float64(c), float64(hx), float64(hy), float64(along), float64(across))
 	if !f32.Finite(lo) || !f32.Finite(hi) {
-		lo = float32(math.NaN())
+		s.keys[i] = sideKey<<32 | uint64(i)
+		return
 	}
-	*r = record{cx, cy, ux, uy, hx, hy, lo, hi}
+	s.keys[i] = uint64(sortable(lo))<<32 | uint64(i)
+	s.recs[i] = record{cx: cx, cy: cy, ux: ux, uy: uy, hx: hx, hy: hy, hi: hi}
 }
 
-// sortable maps a finite float32 to a uint32 with the same order.
+// sweepBounds returns float32 bounds lo ≤ c - e - w and hi ≥ c + e + w, for
+// the exact extent e = h1·|along| + h2·|across| and padding w = padFactor·(h1+h2) + 2⁻¹⁴⁰,
+// with round-to-nearest conversions only. The products of float32 values are
+// exact in float64; each of the few float64 sums is off by at most 2⁻⁵³ of
+// S = |c| + e + w, and the final rounding to float32 by at most 2⁻²⁴ of the
+// result plus half the smallest subnormal. The margin m = 2⁻²²·S + 2⁻¹⁴⁸
+// exceeds all of them together, so moving m further out before rounding
+// keeps the bounds on the safe side without a directed rounding step.
+func sweepBounds(c, h1, h2, along, across float64) (lo, hi float32) {
+	e := h1*math.Abs(along) + h2*math.Abs(across)
+	w := padFactor*(h1+h2) + 0x1p-140
+	m := (math.Abs(c)+e+w)*0x1p-22 + 0x1p-148
+	return float32(c - e - w - m), float32(c + e + w + m)
+}
+
+// sortable maps a float32 that is not NaN to a uint32 with the same order:
+// -0 and +0 map to the same key, and comparing keys as integers gives what
+// comparing the floats gives.
 func sortable(v float32) uint32 {
-	b := math.Float32bits(v)
+	b := math.Float32bits(v + 0) // -0 + 0 is +0
 	if b>>31 != 0 {
 		return ^b
 	}
 	return b | 1<<31
+}
+
+// unsortable inverts sortable (giving +0 for zero).
+func unsortable(k uint32) float32 {
+	if k>>31 != 0 {
+		return math.Float32frombits(k &^ (1 << 31))
+	}
+	return math.Float32frombits(^k)
 }
 
 // radixSort sorts keys by their bits from shift up, stably, with tmp as
@@ -298,51 +351,56 @@ func radixSort(keys, tmp []uint64, shift uint) []uint64 {
 	return tmp
 }
 
-func grow(col []float32, n int) []float32 {
-	if cap(col) < n {
-		return make([]float32, n)
+// resize sets the sorted columns' length to m. The nine columns the gather
+// writes in step come from one allocation, a cache line apart within the
+// page (see package stagger): allocated one by one they all start page
+// aligned, and the gather then ran six times slower.
+func (s *sorted) resize(m int) {
+	if cap(s.hi) < m {
+		cols := stagger.Columns[float32](m, 7, 0)
+		s.boxes = soa.Boxes{CX: cols[0], CY: cols[1], UX: cols[2], UY: cols[3], HX: cols[4], HY: cols[5]}
+		s.hi = cols[6]
+		s.start = stagger.Columns[uint32](m, 1, 7)[0]
+		s.index = stagger.Columns[int32](m, 1, 8)[0]
 	}
-	return col[:n]
+	d := &s.boxes
+	d.CX, d.CY, d.UX, d.UY, d.HX, d.HY = d.CX[:m], d.CY[:m], d.UX[:m], d.UY[:m], d.HX[:m], d.HY[:m]
+	s.start, s.hi, s.index = s.start[:m], s.hi[:m], s.index[:m]
 }
 
-// firstAbove returns the first position p >= from with s.lo[p] > v
-// (strict) or >= v (when orEqual). The search starts where the bucket index
-// says v's bucket begins, gallops away from there 1, 2, 4, ... positions
-// until it brackets the answer, then bisects the bracket. The index only
-// picks the starting point, so the answer is exact whatever it holds.
+// firstAbove returns the first position p >= from whose start is above v
+// (strict) or at least v (when orEqual), for v not NaN. The bucket index
+// brackets the answer: positions before v's bucket hold starts below v and
+// positions from the next bucket on hold starts above it, because bucketOf
+// never decreases. A bisection on the integer keys finishes inside the
+// bracket, a few positions wide on spread-out data, moving its lower end
+// with a conditional move: the searches run once per box per pass, and a
+// bisection that branched on the data missed its prediction at about every
+// step.
 func (s *sorted) firstAbove(from int, v float32, orEqual bool) int {
-	lo := s.lo
-	hint := int(s.bucket[s.bucketOf(v)])
-	above := func(p int) bool { return lo[p] > v || (orEqual && lo[p] == v) }
-	n := len(lo)
-	g := min(max(hint, from), n)
-	l, h := from, n // the answer is in [l, h]
-	if g < n && !above(g) {
-		l = g + 1
-		for step := 1; g+step < n; step *= 2 {
-			if above(g + step) {
-				h = g + step
-				break
-			}
-			l = g + step + 1
-		}
-	} else {
-		h = g
-		for step := 1; g-step >= from; step *= 2 {
-			if !above(g - step) {
-				l = g - step + 1
-				break
-			}
-			h = g - step
-		}
+	keys := s.start
+	k := s.bucketOf(v)
+	l := max(int(s.bucket[k]), from)
+	h := len(keys)
+	if k+1 < len(s.bucket) {
+		h = max(int(s.bucket[k+1]), l)
 	}
-	for l < h {
-		mid := int(uint(l+h) >> 1)
-		if above(mid) {
-			h = mid
-		} else {
-			l = mid + 1
+	// Positions whose key is at most kv are not above v. (For orEqual the
+	// key of v itself is above; sortable(v) is not 0, which only a NaN has.)
+	kv := sortable(v)
+	if orEqual {
+		kv--
+	}
+	size := h - l // the answer is in [l, l+size]
+	for size > 1 {
+		half := size >> 1
+		if keys[l+half-1] <= kv {
+			l += half
 		}
+		size -= half
+	}
+	if size == 1 && keys[l] <= kv {
+		l++
 	}
 	return l
 }
@@ -367,7 +425,7 @@ func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 	f.build(&f.a, b, useY)
 	s := &f.a
 	f.phase = phaseAll
-	f.parallel(len(s.lo))
+	f.parallel(len(s.start))
 	// Invalid boxes, against everything, by the scalar test.
 	n := b.Len()
 	w := &f.wk[0]
@@ -397,7 +455,7 @@ func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 	f.build(&f.b, static, useY)
 	a, b := &f.a, &f.b
 	f.phase = phaseBetween
-	f.parallel(len(a.lo) + len(b.lo))
+	f.parallel(len(a.start) + len(b.start))
 	w := &f.wk[0]
 	for _, x := range a.special {
 		bx := moving.At(int(x))
@@ -495,11 +553,11 @@ func (f *Finder) step(w *worker, p int) {
 	// intervals is met exactly once.
 	a, b := &f.a, &f.b
 	from, to := a, b
-	pass1 := p < len(a.lo)
+	pass1 := p < len(a.start)
 	if !pass1 {
-		from, to, p = b, a, p-len(a.lo)
+		from, to, p = b, a, p-len(a.start)
 	}
-	start := to.firstAbove(0, from.lo[p], pass1)
+	start := to.firstAbove(0, unsortable(from.start[p]), pass1)
 	end := to.firstAbove(start, from.hi[p], false)
 	if end <= start {
 		return

@@ -12,6 +12,7 @@ package soa
 import (
 	"fmt"
 
+	"github.com/obb2d/obb2d/internal/stagger"
 	"github.com/obb2d/obb2d/obb"
 )
 
@@ -44,9 +45,12 @@ func (b *Boxes) lengthMessage() string {
 		len(b.CX), len(b.CY), len(b.UX), len(b.UY), len(b.HX), len(b.HY))
 }
 
-// Append adds boxes at the end.
+// Append adds boxes at the end. When the columns are full it grows all six
+// together, as [Boxes.Grow] does, at least doubling their capacity.
 func (b *Boxes) Append(boxes ...obb.Box) {
-	b.Len()
+	if n := b.Len(); b.spare() < len(boxes) {
+		b.Grow(max(len(boxes), n, 8))
+	}
 	for _, x := range boxes {
 		b.CX = append(b.CX, x.Center.X)
 		b.CY = append(b.CY, x.Center.Y)
@@ -99,19 +103,30 @@ func (b *Boxes) Reset() {
 	}
 }
 
-// Grow makes room for n more boxes without another allocation.
+// Grow makes room for n more boxes without another allocation. When any
+// column lacks room it moves all six into one new allocation, each column
+// starting one cache line further into a 4 KiB page than the one before:
+// columns allocated one by one start page aligned, so box i of every column
+// would compete for the same cache set while a kernel streams through them.
 func (b *Boxes) Grow(n int) {
 	if n < 0 {
 		panic("soa: Grow with negative count")
 	}
 	length := b.Len()
-	for _, col := range b.columns() {
-		if cap(*col)-length < n {
-			grown := make([]float32, length, length+n)
-			copy(grown, *col)
-			*col = grown
-		}
+	if b.spare() >= n {
+		return
 	}
+	grown := stagger.Columns[float32](length+n, 6, 0)
+	for c, col := range b.columns() {
+		copy(grown[c], *col)
+		*col = grown[c][:length]
+	}
+}
+
+// spare returns how many boxes fit before some column must grow.
+func (b *Boxes) spare() int {
+	n := len(b.CX)
+	return min(cap(b.CX), cap(b.CY), cap(b.UX), cap(b.UY), cap(b.HX), cap(b.HY)) - n
 }
 
 // Slice returns a view of boxes [i, j) sharing the columns' memory, for

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
@@ -153,4 +154,34 @@ func ExampleBoxes() {
 	world.CX[1] += 0.5
 	fmt.Println(world.Len(), world.At(1).Center, world.Validate())
 	// Output: 2 {10.5 0} <nil>
+}
+
+// TestGrowStaggersColumns checks that growing puts box i of the six columns
+// in six different cache lines of a 4 KiB page, whether the set grew by
+// Grow or by Append, and that the columns' capacities do not overlap.
+func TestGrowStaggersColumns(t *testing.T) {
+	var grown, appended soa.Boxes
+	grown.Grow(100000)
+	grown.Append(box(0))
+	for i := 0; i < 5000; i++ {
+		appended.Append(box(i))
+	}
+	for name, b := range map[string]*soa.Boxes{"Grow": &grown, "Append": &appended} {
+		cols := [][]float32{b.CX, b.CY, b.UX, b.UY, b.HX, b.HY}
+		lines := map[uintptr]int{}
+		for c, col := range cols {
+			line := uintptr(unsafe.Pointer(&col[0])) % 4096 / 64
+			if prev, ok := lines[line]; ok {
+				t.Errorf("%s: columns %d and %d start in the same cache line of a page (%d)", name, prev, c, line)
+			}
+			lines[line] = c
+		}
+		for c := 0; c+1 < len(cols); c++ {
+			end := uintptr(unsafe.Pointer(&cols[c][:cap(cols[c])][cap(cols[c])-1]))
+			next := uintptr(unsafe.Pointer(&cols[c+1][0]))
+			if end >= next && end < next+uintptr(4*cap(cols[c+1])) {
+				t.Errorf("%s: column %d's capacity runs into column %d", name, c, c+1)
+			}
+		}
+	}
 }

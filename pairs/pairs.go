@@ -80,24 +80,34 @@ type sorted struct {
 	hi      []float32 // padded sweep interval's end, in sorted order
 	index   []int32   // original index of each sorted box
 	special []int32   // original indices of boxes for the side path (invalid)
-	// keys holds sortable(lo) << 32 | index for every box, by original index
-	// until the radix sort and in sorted order after it; boxes for the side
-	// path have the start sideKey and sort last.
+	// keys holds sortable(lo) << 32 | index for every box, by original
+	// index; boxes for the side path have the start sideKey.
 	keys []uint64
-	tmp  []uint64
+	// recs holds each box with its interval's end, by original index.
+	recs []record
+	// The sort partitions the records into groups of consecutive buckets
+	// (part, with part keys sortable(lo) << 32 | position in part), then
+	// sorts each group's keys and gathers it from a few pages of part
+	// instead of from the whole set: see build.
+	part       []record
+	partKeys   []uint64
+	groupStart []int32 // group g is part[groupStart[g]:groupStart[g+1]]
+	groupFill  []int32 // scatter's next position in each group
 	// bucket[k] is the first sorted position whose start maps to bucket k
 	// or later, start -> (start-bucketLo)*bucketScale: a coarse index over
-	// the starts that brackets firstAbove's answer.
+	// the starts that brackets firstAbove's answer. Group g holds the boxes
+	// of buckets [g·bucketsPerGroup, (g+1)·bucketsPerGroup), the last group
+	// the last bucket too.
 	bucket      []int32
 	bucketLo    float64
 	bucketScale float64
-	// recs holds each box with its interval's end, by original index, for
-	// the gather into sorted order.
-	recs []record
 }
 
-// record is one box and the end of its padded sweep interval.
-type record struct{ cx, cy, ux, uy, hx, hy, hi, _ float32 }
+// record is one box, the end of its padded sweep interval and its index.
+type record struct {
+	cx, cy, ux, uy, hx, hy, hi float32
+	index                      int32
+}
 
 // sideKey is the start key of a box for the side path: above sortable of
 // every finite float32, so those boxes sort after all others.
@@ -105,6 +115,8 @@ const sideKey = math.MaxUint32
 
 // worker is one goroutine's scratch.
 type worker struct {
+	tmp        []uint64 // a group's keys in sorted order
+	count      []int32  // a group's boxes per bucket
 	bits       []uint64
 	hits       []int32
 	found      []Pair
@@ -139,91 +151,159 @@ func sweepAxis(sets ...*soa.Boxes) (useY bool) {
 // widening each box by 4·factor·(Half.X+Half.Y) covers √2·band.
 const padFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 
-// build sorts b into s along the chosen axis: the intervals are computed on
-// all workers, then sorted by a stable radix sort on their start, so boxes
-// with equal starts keep index order and the result is the same for any
-// number of workers.
+// build sorts b into s along the chosen axis. The intervals are computed on
+// all workers. The sort then partitions the records by bucket into groups
+// of about groupSize boxes, in one pass that reads them in index order, and
+// sorts and gathers each group on all workers, with a stable radix sort on
+// the start, so that boxes with equal starts keep index order and the
+// result is the same for any number of workers.
+//
+// The partition exists because gathering the records straight into sorted
+// order reads them in random order from the whole set: at 100,000 boxes
+// that gather took as long as the kernel calls of the sweep. A group's
+// records lie within a few pages, so its gather hits the caches.
 func (f *Finder) build(s *sorted, b *soa.Boxes, useY bool) {
 	n := b.Len()
 	if cap(s.recs) < n {
-		s.recs = make([]record, n)
-		s.keys = make([]uint64, n)
+		s.recs, s.part = make([]record, n), make([]record, n)
+		s.keys, s.partKeys = make([]uint64, n), make([]uint64, n)
 	}
 	s.recs, s.keys = s.recs[:n], s.keys[:n]
 	f.src, f.dst, f.useY = b, s, useY
 	f.phase = phaseBounds
-	f.parallel(n)
-	s.tmp = radixSort(s.keys, s.tmp, 32)
+	f.parallel(n, chunk)
 
-	// The side path's boxes sorted last, in index order.
-	m := n
-	for m > 0 && s.keys[m-1]>>32 == sideKey {
-		m--
-	}
+	// The range of the starts, and the side path's boxes in index order.
 	s.special = s.special[:0]
-	for _, k := range s.keys[m:] {
-		s.special = append(s.special, int32(uint32(k)))
+	first, last := uint32(sideKey), uint32(0)
+	for i, k := range s.keys {
+		start := uint32(k >> 32)
+		if start == sideKey {
+			s.special = append(s.special, int32(i))
+			continue
+		}
+		first, last = min(first, start), max(last, start)
 	}
+	m := n - len(s.special)
 	s.resize(m)
-	s.initBuckets()
+	groups := s.initBuckets(m, first, last)
+
+	// Partition: count each group, then place every record after the
+	// records of earlier groups, keeping index order within a group.
+	gs := s.groupStart[:groups+1]
+	clear(gs)
+	for _, k := range s.keys {
+		if start := uint32(k >> 32); start != sideKey {
+			gs[s.groupOf(unsortable(start))+1]++
+		}
+	}
+	for g := 1; g <= groups; g++ {
+		gs[g] += gs[g-1]
+	}
+	s.scatter(gs)
+
 	f.phase = phaseGather
-	f.parallel(m)
-	s.finishBuckets()
+	f.parallel(groups, 1)
 }
 
-// boxesPerBucket is the average bucket size of the coarse index.
-const boxesPerBucket = 4
+// groupSize is the number of boxes a group of the sort holds on average;
+// bucketsPerGroup buckets of boxesPerBucket boxes each.
+const (
+	boxesPerBucket  = 4
+	bucketsPerGroup = 128
+	groupSize       = boxesPerBucket * bucketsPerGroup
+)
 
-// buildBuckets builds the coarse bucket index over the sorted keys in one
-// goroutine; build does the same work spread over the gather's workers.
-func (s *sorted) buildBuckets() {
-	s.initBuckets()
-	s.fillBuckets(0, len(s.start))
-	s.finishBuckets()
-}
-
-// initBuckets sizes the bucket index for the sorted keys and sets its
-// mapping from their range.
-func (s *sorted) initBuckets() {
-	m := len(s.start)
-	nb := m/boxesPerBucket + 1
+// initBuckets sizes the bucket index and the groups for m boxes whose
+// sortable starts run from first to last, sets the mapping from a start to
+// its bucket, and returns the number of groups.
+func (s *sorted) initBuckets(m int, first, last uint32) (groups int) {
+	groups = max(1, m/groupSize)
+	nb := groups * bucketsPerGroup
 	if cap(s.bucket) < nb+1 {
 		s.bucket = make([]int32, nb+1)
 	}
 	s.bucket = s.bucket[:nb+1]
+	if cap(s.groupStart) < groups+1 {
+		s.groupStart = make([]int32, groups+1)
+	}
+	s.groupStart = s.groupStart[:groups+1]
 	s.bucketLo, s.bucketScale = 0, 0
 	if m > 0 {
-		s.bucketLo = float64(unsortable(uint32(s.keys[0] >> 32)))
-		if span := float64(unsortable(uint32(s.keys[m-1]>>32))) - s.bucketLo; span > 0 {
+		s.bucketLo = float64(unsortable(first))
+		if span := float64(unsortable(last)) - s.bucketLo; span > 0 {
 			s.bucketScale = float64(nb) / span
 		}
 	}
+	return groups
 }
 
-// fillBuckets sets the index entries that sorted positions [start, end)
-// begin: bucket k for every k above the previous position's bucket up to
-// this position's. Disjoint ranges of positions write disjoint entries.
-func (s *sorted) fillBuckets(start, end int) {
-	k := 0
-	if start > 0 {
-		k = s.bucketOf(unsortable(uint32(s.keys[start-1]>>32))) + 1
+// groupOf returns the group of the sort that start v falls in.
+func (s *sorted) groupOf(v float32) int {
+	return min(s.bucketOf(v)/bucketsPerGroup, len(s.groupStart)-2)
+}
+
+// scatter places each valid box's record in part, after the groups before
+// its own and after the boxes of its group with lower indices, with its
+// start and position in partKeys. gs holds the groups' first positions.
+func (s *sorted) scatter(gs []int32) {
+	groups := len(gs) - 1
+	if cap(s.groupFill) < groups {
+		s.groupFill = make([]int32, groups)
 	}
-	for p, key := range s.keys[start:end] {
-		for kp := s.bucketOf(unsortable(uint32(key >> 32))); k <= kp; k++ {
+	fill := s.groupFill[:groups]
+	copy(fill, gs)
+	part, partKeys := s.part[:len(s.keys)], s.partKeys[:len(s.keys)]
+	for i, k := range s.keys {
+		start := uint32(k >> 32)
+		if start == sideKey {
+			continue
+		}
+		g := s.groupOf(unsortable(start))
+		p := fill[g]
+		fill[g]++
+		part[p] = s.recs[i]
+		partKeys[p] = uint64(start)<<32 | uint64(p)
+	}
+}
+
+// buildBuckets builds the bucket index over sorted starts in one
+// goroutine, as the gather does group by group. The search test uses it.
+func (s *sorted) buildBuckets() {
+	m := len(s.start)
+	first, last := uint32(0), uint32(0)
+	if m > 0 {
+		first, last = s.start[0], s.start[m-1]
+	}
+	groups := s.initBuckets(m, first, last)
+	g, p := 0, 0
+	for ; g < groups; g++ {
+		end := p
+		for end < m && s.groupOf(unsortable(s.start[end])) == g {
+			end++
+		}
+		s.fillBuckets(g, p, end)
+		p = end
+	}
+}
+
+// fillBuckets sets the index entries of group g, whose boxes are at the
+// sorted positions [start, end): entry k is the first of them whose start
+// maps to bucket k or later, or end if none does. Groups write disjoint
+// entries.
+func (s *sorted) fillBuckets(g, start, end int) {
+	k := g * bucketsPerGroup
+	kEnd := k + bucketsPerGroup
+	if g == len(s.groupStart)-2 {
+		kEnd = len(s.bucket)
+	}
+	for p, key := range s.start[start:end] {
+		for kp := s.bucketOf(unsortable(key)); k <= kp; k++ {
 			s.bucket[k] = int32(start + p)
 		}
 	}
-}
-
-// finishBuckets points the entries past the last start's bucket at the end.
-func (s *sorted) finishBuckets() {
-	m := len(s.start)
-	k := 0
-	if m > 0 {
-		k = s.bucketOf(unsortable(uint32(s.keys[m-1]>>32))) + 1
-	}
-	for ; k < len(s.bucket); k++ {
-		s.bucket[k] = int32(m)
+	for ; k < kEnd; k++ {
+		s.bucket[k] = int32(end)
 	}
 }
 
@@ -236,18 +316,80 @@ func (s *sorted) bucketOf(v float32) int {
 	return int(min(x, float64(len(s.bucket)-1)))
 }
 
-// gather copies the boxes at sorted positions [start, end) from their
-// records.
-func (s *sorted) gather(start, end int) {
-	d, recs := &s.boxes, s.recs
-	cx, cy, ux, uy, hx, hy := d.CX[start:end], d.CY[start:end], d.UX[start:end], d.UY[start:end], d.HX[start:end], d.HY[start:end]
-	lo, hi, index := s.start[start:end], s.hi[start:end], s.index[start:end]
-	for p, k := range s.keys[start:end] {
-		r := &recs[uint32(k)]
-		cx[p], cy[p], ux[p], uy[p], hx[p], hy[p] = r.cx, r.cy, r.ux, r.uy, r.hx, r.hy
-		lo[p], hi[p], index[p] = uint32(k>>32), r.hi, int32(uint32(k))
+// sortGroup sorts group g by start and copies it from part into the sorted
+// columns at the same positions. It counts the group's boxes per bucket,
+// which gives the group's bucket index entries, places the keys bucket by
+// bucket, and sorts each bucket's few keys by insertion (a bucket holding
+// many equal or clustered starts by slices.Sort). A key ends in the box's
+// position in part, which follows index order within the group, so boxes
+// with equal starts stay in index order.
+func (s *sorted) sortGroup(w *worker, g int) {
+	start, end := int(s.groupStart[g]), int(s.groupStart[g+1])
+	k0, kEnd := g*bucketsPerGroup, (g+1)*bucketsPerGroup
+	if g == len(s.groupStart)-2 {
+		kEnd = len(s.bucket)
 	}
-	s.fillBuckets(start, end)
+	count := growInt32(&w.count, kEnd-k0+1)
+	clear(count)
+	keys := s.partKeys[start:end]
+	for _, k := range keys {
+		count[s.bucketOf(unsortable(uint32(k>>32)))-k0+1]++
+	}
+	for b := range count[1:] {
+		count[b+1] += count[b]
+	}
+	for b, c := range count[:kEnd-k0] {
+		s.bucket[k0+b] = int32(start) + c
+	}
+	placed := growUint64(&w.tmp, len(keys))
+	for _, k := range keys {
+		b := s.bucketOf(unsortable(uint32(k>>32))) - k0
+		placed[count[b]] = k
+		count[b]++
+	}
+	lo := 0
+	for _, hi := range count[:kEnd-k0] {
+		sortKeys(placed[lo:hi])
+		lo = int(hi)
+	}
+
+	d, part := &s.boxes, s.part
+	cx, cy, ux, uy, hx, hy := d.CX[start:end], d.CY[start:end], d.UX[start:end], d.UY[start:end], d.HX[start:end], d.HY[start:end]
+	starts, his, index := s.start[start:end], s.hi[start:end], s.index[start:end]
+	for p, k := range placed {
+		r := &part[uint32(k)]
+		cx[p], cy[p], ux[p], uy[p], hx[p], hy[p] = r.cx, r.cy, r.ux, r.uy, r.hx, r.hy
+		starts[p], his[p], index[p] = uint32(k>>32), r.hi, r.index
+	}
+}
+
+// sortKeys sorts distinct keys: by insertion when there are few of them.
+func sortKeys(keys []uint64) {
+	if len(keys) > 16 {
+		slices.Sort(keys)
+		return
+	}
+	for i := 1; i < len(keys); i++ {
+		k, j := keys[i], i
+		for ; j > 0 && keys[j-1] > k; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = k
+	}
+}
+
+func growInt32(buf *[]int32, n int) []int32 {
+	if cap(*buf) < n {
+		*buf = make([]int32, n)
+	}
+	return (*buf)[:n]
+}
+
+func growUint64(buf *[]uint64, n int) []uint64 {
+	if cap(*buf) < n {
+		*buf = make([]uint64, n)
+	}
+	return (*buf)[:n]
 }
 
 // interval copies box i into its record and its key with its padded sweep
@@ -276,7 +418,7 @@ func (f *Finder) interval(i int) {
 		return
 	}
 	s.keys[i] = uint64(sortable(lo))<<32 | uint64(i)
-	s.recs[i] = record{cx: cx, cy: cy, ux: ux, uy: uy, hx: hx, hy: hy, hi: hi}
+	s.recs[i] = record{cx, cy, ux, uy, hx, hy, hi, int32(i)}
 }
 
 // sweepBounds returns float32 bounds lo ≤ c - e - w and hi ≥ c + e + w, for
@@ -425,7 +567,7 @@ func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 	f.build(&f.a, b, useY)
 	s := &f.a
 	f.phase = phaseAll
-	f.parallel(len(s.start))
+	f.parallel(len(s.start), chunk)
 	// Invalid boxes, against everything, by the scalar test.
 	n := b.Len()
 	w := &f.wk[0]
@@ -455,7 +597,7 @@ func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 	f.build(&f.b, static, useY)
 	a, b := &f.a, &f.b
 	f.phase = phaseBetween
-	f.parallel(len(a.start) + len(b.start))
+	f.parallel(len(a.start)+len(b.start), chunk)
 	w := &f.wk[0]
 	for _, x := range a.special {
 		bx := moving.At(int(x))
@@ -522,7 +664,9 @@ func (f *Finder) steps(w *worker, start, end int) {
 			f.interval(p)
 		}
 	case phaseGather:
-		f.dst.gather(start, end)
+		for g := start; g < end; g++ {
+			f.dst.sortGroup(w, g)
+		}
 	default:
 		for p := start; p < end; p++ {
 			f.step(w, p)
@@ -575,9 +719,10 @@ func (f *Finder) step(w *worker, p int) {
 }
 
 // parallel does the current phase's work for every position in [0, n), on
-// f.workers() goroutines, each with its own worker scratch. Positions go out in chunks so
-// that dense regions do not leave one goroutine with all the work.
-func (f *Finder) parallel(n int) {
+// f.workers() goroutines, each with its own worker scratch. Positions go out
+// chunk at a time, so that dense regions do not leave one goroutine with all
+// the work.
+func (f *Finder) parallel(n, chunk int) {
 	workers := f.workers()
 	for len(f.wk) < workers {
 		f.wk = append(f.wk, worker{})
@@ -598,7 +743,7 @@ func (f *Finder) parallel(n int) {
 		go func(w *worker) {
 			defer f.wg.Done()
 			for {
-				start := int(f.next.Add(chunk)) - chunk
+				start := int(f.next.Add(int64(chunk))) - chunk
 				if start >= n {
 					return
 				}
@@ -609,7 +754,8 @@ func (f *Finder) parallel(n int) {
 	f.wg.Wait()
 }
 
-// chunk is how many sweep positions a worker takes at a time.
+// chunk is how many positions a worker takes at a time in the bounds and
+// sweep phases (the gather hands out single groups).
 const chunk = 256
 
 // The phases of a pass that run on all workers.

@@ -5,6 +5,10 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
 )
 
 // TestFirstAboveMatchesLinearScan checks the bucket-bracketed search on
@@ -74,6 +78,59 @@ func TestFirstAboveMatchesLinearScan(t *testing.T) {
 					if got := s.firstAbove(from, v, orEqual); got != want {
 						t.Fatalf("%s m=%d: firstAbove(from %d, %g, orEqual %v) = %d, want %d", name, m, from, v, orEqual, got, want)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestGroupSortBuildsTheBucketIndex checks what build leaves in a sorted
+// set, for one and two workers: starts in order, every valid box once, and
+// the bucket index the groups fill in parallel equal to the one
+// buildBuckets computes from the sorted starts in one loop.
+func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	for _, n := range []int{0, 1, 5, 511, 512, 513, 3000, 20000} {
+		for _, layout := range []string{"uniform", "clustered", "identical", "side-path"} {
+			var b soa.Boxes
+			scene.Uniform(r, n, &b)
+			for i := 0; i < n; i++ {
+				switch layout {
+				case "clustered":
+					b.CX[i] = float32(r.IntN(4)) * 1e4
+				case "identical":
+					b.Set(i, b.At(0))
+				case "side-path":
+					if i%7 == 0 {
+						b.HX[i] = float32(math.NaN())
+					}
+				}
+			}
+			for _, workers := range []int{1, 2} {
+				f := Finder{Workers: workers}
+				f.build(&f.a, &b, false)
+				s := &f.a
+				if len(s.start)+len(s.special) != n {
+					t.Fatalf("%s n=%d: %d sorted and %d side-path boxes", layout, n, len(s.start), len(s.special))
+				}
+				seen := make([]bool, n)
+				for p, i := range s.index {
+					if seen[i] {
+						t.Fatalf("%s n=%d: box %d sorted twice", layout, n, i)
+					}
+					seen[i] = true
+					if p > 0 && (s.start[p-1] > s.start[p] || (s.start[p-1] == s.start[p] && s.index[p-1] > i)) {
+						t.Fatalf("%s n=%d workers=%d: positions %d, %d out of order", layout, n, workers, p-1, p)
+					}
+					if got := b.At(int(i)); got != (obb.Box{Center: obb.Vec2{X: s.boxes.CX[p], Y: s.boxes.CY[p]},
+						Axis: obb.Vec2{X: s.boxes.UX[p], Y: s.boxes.UY[p]}, Half: obb.Vec2{X: s.boxes.HX[p], Y: s.boxes.HY[p]}}) {
+						t.Fatalf("%s n=%d: sorted position %d does not hold box %d", layout, n, p, i)
+					}
+				}
+				parallel := slices.Clone(s.bucket)
+				s.buildBuckets()
+				if !slices.Equal(parallel, s.bucket) {
+					t.Fatalf("%s n=%d workers=%d: bucket index differs from the one-loop build", layout, n, workers)
 				}
 			}
 		}

@@ -30,13 +30,18 @@ func forEachImpl(t *testing.T, f func(t *testing.T)) {
 }
 
 // testLengths is every length up to three groups of the widest kernel,
-// unrolled, plus sizes that span many bitset words.
+// unrolled, every length around where the assembly's prefetching loop
+// starts to run (512 bytes ahead: 128 boxes plus a line, 16 boxes), plus sizes that
+// span many bitset words.
 func testLengths() []int {
 	var ns []int
 	for n := 0; n <= 3*16*2+2; n++ {
 		ns = append(ns, n)
 	}
-	return append(ns, 127, 128, 129, 1024, 4096, 4099)
+	for n := 127; n <= 16+128+16+2; n++ {
+		ns = append(ns, n)
+	}
+	return append(ns, 1024, 4096, 4099)
 }
 
 // randomSet makes n boxes near the query so that roughly half overlap.

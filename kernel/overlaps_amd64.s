@@ -26,7 +26,7 @@ DATA tailmask<>+60(SB)/4, $0x00000000
 GLOBL tailmask<>(SB), RODATA|NOPTR, $64
 
 // func overlapsAVX2(qcx float32, qcy float32, qux float32, quy float32, qhx float32, qhy float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, out []uint64)
-// Requires: AVX, BMI2
+// Requires: AVX, BMI2, MMX+
 TEXT ·overlapsAVX2(SB), NOSPLIT, $192-192
 	MOVQ cx_base+24(FP), AX
 	MOVQ cy_base+48(FP), CX
@@ -50,6 +50,178 @@ TEXT ·overlapsAVX2(SB), NOSPLIT, $192-192
 	XORQ         R12, R12
 
 	// Whole groups of 8 boxes, 1 per iteration; a full bitset word is stored every 8 groups.
+	// The first loop also prefetches one line 512 bytes ahead in each column while more than that is left.
+ahead:
+	CMPQ       R9, $0x00000090
+	JBE        group1
+	PREFETCHT0 512(AX)(R10*4)
+	PREFETCHT0 512(CX)(R10*4)
+	PREFETCHT0 512(DX)(R10*4)
+	PREFETCHT0 512(BX)(R10*4)
+	PREFETCHT0 512(SI)(R10*4)
+	PREFETCHT0 512(DI)(R10*4)
+
+	// dx = b.cx - a.cx, dy = b.cy - a.cy
+	VMOVUPS (AX)(R10*4), Y7
+	VSUBPS  Y0, Y7, Y7
+	VMOVUPS (CX)(R10*4), Y8
+	VSUBPS  Y1, Y8, Y8
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R10*4), Y2, Y10
+	VMULPS (BX)(R10*4), Y3, Y11
+	VADDPS Y11, Y10, Y9
+	VANDPS Y6, Y9, Y9
+	VMULPS (BX)(R10*4), Y2, Y10
+	VMULPS (DX)(R10*4), Y3, Y11
+	VSUBPS Y11, Y10, Y10
+	VANDPS Y6, Y10, Y10
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y2, Y7, Y11
+	VMULPS Y3, Y8, Y12
+	VADDPS Y12, Y11, Y11
+	VANDPS Y6, Y11, Y11
+	VMULPS (SI)(R10*4), Y9, Y12
+	VMULPS (DI)(R10*4), Y10, Y13
+	VADDPS Y13, Y12, Y12
+	VADDPS Y4, Y12, Y12
+	VCMPPS $0x12, Y12, Y11, Y11
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y2, Y8, Y12
+	VMULPS Y3, Y7, Y13
+	VSUBPS Y13, Y12, Y12
+	VANDPS Y6, Y12, Y12
+	VMULPS (SI)(R10*4), Y10, Y13
+	VMULPS (DI)(R10*4), Y9, Y14
+	VADDPS Y14, Y13, Y13
+	VADDPS Y5, Y13, Y13
+	VCMPPS $0x12, Y13, Y12, Y12
+	VANDPS Y12, Y11, Y11
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y11, Y11
+	JZ      skipahead_0
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R10*4), Y7, Y12
+	VMULPS (BX)(R10*4), Y8, Y13
+	VADDPS Y13, Y12, Y12
+	VANDPS Y6, Y12, Y12
+	VMULPS Y4, Y9, Y13
+	VMULPS Y5, Y10, Y14
+	VADDPS Y14, Y13, Y13
+	VADDPS (SI)(R10*4), Y13, Y13
+	VCMPPS $0x12, Y13, Y12, Y12
+	VANDPS Y12, Y11, Y11
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    (DX)(R10*4), Y8, Y8
+	VMULPS    (BX)(R10*4), Y7, Y7
+	VSUBPS    Y7, Y8, Y8
+	VANDPS    Y6, Y8, Y8
+	VMULPS    Y4, Y10, Y7
+	VMULPS    Y5, Y9, Y9
+	VADDPS    Y9, Y7, Y7
+	VADDPS    (DI)(R10*4), Y7, Y7
+	VCMPPS    $0x12, Y7, Y8, Y7
+	VANDPS    Y7, Y11, Y11
+	VMOVMSKPS Y11, R13
+	JMP       joinahead_0
+
+skipahead_0:
+	XORL R13, R13
+
+joinahead_0:
+	// dx = b.cx - a.cx, dy = b.cy - a.cy
+	VMOVUPS 32(AX)(R10*4), Y7
+	VSUBPS  Y0, Y7, Y7
+	VMOVUPS 32(CX)(R10*4), Y8
+	VSUBPS  Y1, Y8, Y8
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 32(DX)(R10*4), Y2, Y10
+	VMULPS 32(BX)(R10*4), Y3, Y11
+	VADDPS Y11, Y10, Y9
+	VANDPS Y6, Y9, Y9
+	VMULPS 32(BX)(R10*4), Y2, Y10
+	VMULPS 32(DX)(R10*4), Y3, Y11
+	VSUBPS Y11, Y10, Y10
+	VANDPS Y6, Y10, Y10
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y2, Y7, Y11
+	VMULPS Y3, Y8, Y12
+	VADDPS Y12, Y11, Y11
+	VANDPS Y6, Y11, Y11
+	VMULPS 32(SI)(R10*4), Y9, Y12
+	VMULPS 32(DI)(R10*4), Y10, Y13
+	VADDPS Y13, Y12, Y12
+	VADDPS Y4, Y12, Y12
+	VCMPPS $0x12, Y12, Y11, Y11
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y2, Y8, Y12
+	VMULPS Y3, Y7, Y13
+	VSUBPS Y13, Y12, Y12
+	VANDPS Y6, Y12, Y12
+	VMULPS 32(SI)(R10*4), Y10, Y13
+	VMULPS 32(DI)(R10*4), Y9, Y14
+	VADDPS Y14, Y13, Y13
+	VADDPS Y5, Y13, Y13
+	VCMPPS $0x12, Y13, Y12, Y12
+	VANDPS Y12, Y11, Y11
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y11, Y11
+	JZ      skipahead_1
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 32(DX)(R10*4), Y7, Y12
+	VMULPS 32(BX)(R10*4), Y8, Y13
+	VADDPS Y13, Y12, Y12
+	VANDPS Y6, Y12, Y12
+	VMULPS Y4, Y9, Y13
+	VMULPS Y5, Y10, Y14
+	VADDPS Y14, Y13, Y13
+	VADDPS 32(SI)(R10*4), Y13, Y13
+	VCMPPS $0x12, Y13, Y12, Y12
+	VANDPS Y12, Y11, Y11
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    32(DX)(R10*4), Y8, Y8
+	VMULPS    32(BX)(R10*4), Y7, Y7
+	VSUBPS    Y7, Y8, Y8
+	VANDPS    Y6, Y8, Y8
+	VMULPS    Y4, Y10, Y7
+	VMULPS    Y5, Y9, Y9
+	VADDPS    Y9, Y7, Y7
+	VADDPS    32(DI)(R10*4), Y7, Y7
+	VCMPPS    $0x12, Y7, Y8, Y7
+	VANDPS    Y7, Y11, Y11
+	VMOVMSKPS Y11, R14
+	JMP       joinahead_1
+
+skipahead_1:
+	XORL R14, R14
+
+joinahead_1:
+	SHLQ  $0x08, R14
+	ORQ   R14, R13
+	SHLXQ R12, R13, R13
+	ORQ   R13, R11
+	ADDQ  $0x00000010, R12
+	ADDQ  $0x00000010, R10
+	SUBQ  $0x00000010, R9
+	CMPQ  R12, $0x00000040
+	JNE   ahead
+	MOVQ  R11, (R8)
+	ADDQ  $0x00000008, R8
+	XORQ  R11, R11
+	XORQ  R12, R12
+	JMP   ahead
+
 group1:
 	CMPQ R9, $0x00000008
 	JB   tail
@@ -252,7 +424,7 @@ done:
 	RET
 
 // func overlapsAVX512(qcx float32, qcy float32, qux float32, quy float32, qhx float32, qhy float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, out []uint64)
-// Requires: AVX, AVX512F, BMI2
+// Requires: AVX, AVX512F, BMI2, MMX+
 TEXT ·overlapsAVX512(SB), NOSPLIT, $384-192
 	MOVQ cx_base+24(FP), AX
 	MOVQ cy_base+48(FP), CX
@@ -276,6 +448,100 @@ TEXT ·overlapsAVX512(SB), NOSPLIT, $384-192
 	XORQ         R12, R12
 
 	// Whole groups of 16 boxes, 1 per iteration; a full bitset word is stored every 4 groups.
+	// The first loop also prefetches one line 512 bytes ahead in each column while more than that is left.
+ahead:
+	CMPQ       R9, $0x00000090
+	JBE        group1
+	PREFETCHT0 512(AX)(R10*4)
+	PREFETCHT0 512(CX)(R10*4)
+	PREFETCHT0 512(DX)(R10*4)
+	PREFETCHT0 512(BX)(R10*4)
+	PREFETCHT0 512(SI)(R10*4)
+	PREFETCHT0 512(DI)(R10*4)
+
+	// dx = b.cx - a.cx, dy = b.cy - a.cy
+	VMOVUPS (AX)(R10*4), Z7
+	VSUBPS  Z0, Z7, Z7
+	VMOVUPS (CX)(R10*4), Z8
+	VSUBPS  Z1, Z8, Z8
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R10*4), Z2, Z10
+	VMULPS (BX)(R10*4), Z3, Z11
+	VADDPS Z11, Z10, Z9
+	VPANDD Z6, Z9, Z9
+	VMULPS (BX)(R10*4), Z2, Z10
+	VMULPS (DX)(R10*4), Z3, Z11
+	VSUBPS Z11, Z10, Z10
+	VPANDD Z6, Z10, Z10
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z2, Z7, Z11
+	VMULPS Z3, Z8, Z12
+	VADDPS Z12, Z11, Z11
+	VPANDD Z6, Z11, Z11
+	VMULPS (SI)(R10*4), Z9, Z12
+	VMULPS (DI)(R10*4), Z10, Z13
+	VADDPS Z13, Z12, Z12
+	VADDPS Z4, Z12, Z12
+	VCMPPS $0x12, Z12, Z11, K1
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z2, Z8, Z11
+	VMULPS Z3, Z7, Z12
+	VSUBPS Z12, Z11, Z11
+	VPANDD Z6, Z11, Z11
+	VMULPS (SI)(R10*4), Z10, Z12
+	VMULPS (DI)(R10*4), Z9, Z13
+	VADDPS Z13, Z12, Z12
+	VADDPS Z5, Z12, Z12
+	VCMPPS $0x12, Z12, Z11, K1, K1
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K1, K1
+	JZ       skipahead_0
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R10*4), Z7, Z11
+	VMULPS (BX)(R10*4), Z8, Z12
+	VADDPS Z12, Z11, Z11
+	VPANDD Z6, Z11, Z11
+	VMULPS Z4, Z9, Z12
+	VMULPS Z5, Z10, Z13
+	VADDPS Z13, Z12, Z12
+	VADDPS (SI)(R10*4), Z12, Z12
+	VCMPPS $0x12, Z12, Z11, K1, K1
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS (DX)(R10*4), Z8, Z8
+	VMULPS (BX)(R10*4), Z7, Z7
+	VSUBPS Z7, Z8, Z8
+	VPANDD Z6, Z8, Z8
+	VMULPS Z4, Z10, Z7
+	VMULPS Z5, Z9, Z9
+	VADDPS Z9, Z7, Z7
+	VADDPS (DI)(R10*4), Z7, Z7
+	VCMPPS $0x12, Z7, Z8, K1, K1
+	KMOVW  K1, R13
+	JMP    joinahead_0
+
+skipahead_0:
+	XORL R13, R13
+
+joinahead_0:
+	SHLXQ R12, R13, R13
+	ORQ   R13, R11
+	ADDQ  $0x00000010, R12
+	ADDQ  $0x00000010, R10
+	SUBQ  $0x00000010, R9
+	CMPQ  R12, $0x00000040
+	JNE   ahead
+	MOVQ  R11, (R8)
+	ADDQ  $0x00000008, R8
+	XORQ  R11, R11
+	XORQ  R12, R12
+	JMP   ahead
+
 group1:
 	CMPQ R9, $0x00000010
 	JB   tail

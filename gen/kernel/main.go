@@ -42,6 +42,17 @@ const earlyExit = true
 // unroll 2.
 const unroll = 1
 
+// prefetch is how far ahead, in bytes of each column, the first loop asks
+// for later data with PREFETCHT0, one cache line per column per iteration
+// (two groups of AVX2, one of AVX-512), while more than that is left. With
+// the columns a cache line apart in the page (soa.Boxes.Grow), it brought
+// the AVX2 kernel on a set the size of L3 from about 1.3-1.5x to about
+// 1.2x the time of a plain streaming read; 1024 and 2048 measured no
+// better, and a prefetch every group instead of every line cost about 10%
+// at n=4096. The loop runs only while the prefetched element is inside the
+// slice, so even this hint never names memory past its end.
+const prefetch = 512
+
 // width describes one instruction set the kernel is generated for.
 type width struct {
 	name   string // suffix of the Go function: overlapsAVX2, overlapsAVX512
@@ -132,13 +143,26 @@ func kernel(w width) {
 	full := func(c int) Mem { return Mem{Base: cols[c], Index: i, Scale: 4} }
 	// step emits groups of unroll·lanes boxes, shifted into acc, and stores a
 	// full word when acc fills.
-	step := func(groups int, label string) {
+	// With ahead > 0, the loop also prefetches ahead bytes past its first
+	// group in every column, and runs while the prefetched element is in
+	// the slice, then falls to the main loop without prefetching.
+	step := func(groups int, label string, ahead int) {
 		Label(label)
-		CMPQ(n, U32(groups*w.lanes))
-		if groups > 1 {
+		switch {
+		case ahead > 0:
+			CMPQ(n, U32(groups*w.lanes+ahead/4))
+			JBE(LabelRef(fmt.Sprintf("group%d", unroll)))
+		case groups > 1:
+			CMPQ(n, U32(groups*w.lanes))
 			JB(LabelRef(fmt.Sprintf("group%d", groups-1)))
-		} else {
+		default:
+			CMPQ(n, U32(groups*w.lanes))
 			JB(LabelRef("tail"))
+		}
+		for c := range cols {
+			if ahead > 0 {
+				PREFETCHT0(full(c).Offset(ahead))
+			}
 		}
 		var bits Register
 		for g := 0; g < groups; g++ {
@@ -164,9 +188,11 @@ func kernel(w width) {
 		XORQ(shift, shift)
 		JMP(LabelRef(label))
 	}
-	Comment(fmt.Sprintf("Whole groups of %d boxes, %d per iteration; a full bitset word is stored every %d groups.", w.lanes, unroll, 64/w.lanes))
+	Comment(fmt.Sprintf("Whole groups of %d boxes, %d per iteration; a full bitset word is stored every %d groups.", w.lanes, unroll, 64/w.lanes),
+		fmt.Sprintf("The first loop also prefetches one line %d bytes ahead in each column while more than that is left.", prefetch))
+	step(max(unroll, 64/(4*w.lanes)), "ahead", prefetch)
 	for g := unroll; g >= 1; g-- {
-		step(g, fmt.Sprintf("group%d", g))
+		step(g, fmt.Sprintf("group%d", g), 0)
 	}
 
 	Label("tail")

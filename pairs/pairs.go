@@ -154,14 +154,14 @@ const padFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 // build sorts b into s along the chosen axis. The intervals are computed on
 // all workers. The sort then partitions the records by bucket into groups
 // of about groupSize boxes, in one pass that reads them in index order, and
-// sorts and gathers each group on all workers, with a stable radix sort on
-// the start, so that boxes with equal starts keep index order and the
-// result is the same for any number of workers.
+// sorts and gathers each group on all workers (sortGroup). Boxes with equal
+// starts keep index order, so the result is the same for any number of
+// workers.
 //
 // The partition exists because gathering the records straight into sorted
 // order reads them in random order from the whole set: at 100,000 boxes
-// that gather took as long as the kernel calls of the sweep. A group's
-// records lie within a few pages, so its gather hits the caches.
+// that gather was a fifth of the pass's CPU profile. A group's records lie
+// within a few pages, so its gather hits the caches.
 func (f *Finder) build(s *sorted, b *soa.Boxes, useY bool) {
 	n := b.Len()
 	if cap(s.recs) < n {

@@ -10,8 +10,8 @@ import "math"
 func Abs(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
 
 // Down rounds v to the largest float32 not above it. It steps the bits
-// itself instead of calling math.Nextafter32: the sweep computes two of these
-// per box per pass.
+// itself instead of calling math.Nextafter32, which obb.Box.Bounds would
+// call four times a box.
 func Down(v float64) float32 {
 	f := float32(v)
 	if float64(f) > v { // rounded up (v is not NaN): step one float32 down

@@ -514,11 +514,9 @@ func (s *sorted) resize(m int) {
 // (strict) or at least v (when orEqual), for v not NaN. The bucket index
 // brackets the answer: positions before v's bucket hold starts below v and
 // positions from the next bucket on hold starts above it, because bucketOf
-// never decreases. A bisection on the integer keys finishes inside the
-// bracket, a few positions wide on spread-out data, moving its lower end
-// with a conditional move: the searches run once per box per pass, and a
-// bisection that branched on the data missed its prediction at about every
-// step.
+// never decreases. A bisection on the integer keys (which order as the
+// starts do) finishes inside the bracket, a few positions wide on
+// spread-out data.
 func (s *sorted) firstAbove(from int, v float32, orEqual bool) int {
 	keys := s.start
 	k := s.bucketOf(v)
@@ -533,8 +531,8 @@ func (s *sorted) firstAbove(from int, v float32, orEqual bool) int {
 	if orEqual {
 		kv--
 	}
-	size := h - l // the answer is in [l, l+size]
-	for size > 1 {
+	size := h - l  // the answer is in [l, l+size]
+	for size > 1 { // halve the range, keeping the answer in it
 		half := size >> 1
 		if keys[l+half-1] <= kv {
 			l += half

@@ -45,9 +45,20 @@ func TestColumnsAreStaggeredAndSeparate(t *testing.T) {
 	}
 }
 
-func TestColumnsInt32(t *testing.T) {
-	cols := Columns[int32](10, 1, 8)
-	if len(cols) != 1 || len(cols[0]) != 10 {
-		t.Fatalf("got %d columns of length %d", len(cols), len(cols[0]))
+// TestSkipPlacesLargeColumns checks skip on allocations large enough that
+// Go hands them out page aligned, the case the package exists for: column c
+// of a call with skip s starts s+c lines into its page, for each element type.
+func TestSkipPlacesLargeColumns(t *testing.T) {
+	const n = 100000
+	line := func(p unsafe.Pointer) uintptr { return uintptr(p) % 4096 / 64 }
+	for _, skip := range []int{0, 7, 8, 63} {
+		for c, col := range Columns[float32](n, 3, skip) {
+			if got, want := line(unsafe.Pointer(&col[0])), uintptr((skip+c)%64); got != want {
+				t.Errorf("float32 skip=%d column %d starts at line %d of its page, want %d", skip, c, got, want)
+			}
+		}
+		if got, want := line(unsafe.Pointer(&Columns[int32](n, 1, skip)[0][0])), uintptr(skip%64); got != want {
+			t.Errorf("int32 skip=%d starts at line %d of its page, want %d", skip, got, want)
+		}
 	}
 }

@@ -267,46 +267,6 @@ func (s *sorted) scatter(gs []int32) {
 	}
 }
 
-// buildBuckets builds the bucket index over sorted starts in one
-// goroutine, as the gather does group by group. The search test uses it.
-func (s *sorted) buildBuckets() {
-	m := len(s.start)
-	first, last := uint32(0), uint32(0)
-	if m > 0 {
-		first, last = s.start[0], s.start[m-1]
-	}
-	groups := s.initBuckets(m, first, last)
-	g, p := 0, 0
-	for ; g < groups; g++ {
-		end := p
-		for end < m && s.groupOf(unsortable(s.start[end])) == g {
-			end++
-		}
-		s.fillBuckets(g, p, end)
-		p = end
-	}
-}
-
-// fillBuckets sets the index entries of group g, whose boxes are at the
-// sorted positions [start, end): entry k is the first of them whose start
-// maps to bucket k or later, or end if none does. Groups write disjoint
-// entries.
-func (s *sorted) fillBuckets(g, start, end int) {
-	k := g * bucketsPerGroup
-	kEnd := k + bucketsPerGroup
-	if g == len(s.groupStart)-2 {
-		kEnd = len(s.bucket)
-	}
-	for p, key := range s.start[start:end] {
-		for kp := s.bucketOf(unsortable(key)); k <= kp; k++ {
-			s.bucket[k] = int32(start + p)
-		}
-	}
-	for ; k < kEnd; k++ {
-		s.bucket[k] = int32(end)
-	}
-}
-
 // bucketOf returns the bucket v falls in, clamped to the index.
 func (s *sorted) bucketOf(v float32) int {
 	x := (float64(v) - s.bucketLo) * s.bucketScale

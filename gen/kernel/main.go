@@ -46,11 +46,12 @@ const unroll = 1
 // for later data with PREFETCHT0, one cache line per column per iteration
 // (two groups of AVX2, one of AVX-512), while more than that is left. With
 // the columns a cache line apart in the page (soa.Boxes.Grow), it brought
-// the AVX2 kernel on a set the size of L3 from about 1.3-1.5x to about
-// 1.2x the time of a plain streaming read; 1024 and 2048 measured no
-// better, and a prefetch every group instead of every line cost about 10%
-// at n=4096. The loop runs only while the prefetched element is inside the
-// slice, so even this hint never names memory past its end.
+// the AVX2 kernel on a set the size of L3 from 1.41x to 1.15x the time of a
+// plain streaming read (BenchmarkOverlaps, the README's runs). Set to 1024
+// or 2048 and regenerated, it measured no better in alternating runs, and
+// a prefetch every group instead of every line cost about 10% at n=4096.
+// The loop runs only while the prefetched element is inside the slice, so
+// even this hint never names memory past its end.
 const prefetch = 512
 
 // width describes one instruction set the kernel is generated for.

@@ -31,7 +31,17 @@
 // given: the last, partial group of boxes is loaded with masked loads
 // (VMASKMOVPS, or an AVX-512 zeroing mask) and the lanes past the end are
 // cleared from the result before it is stored. The bitset's last word is
-// written once, with the bits past the last box zero.
+// written once, with the bits past the last box zero. [OverlapsRuns] reads
+// a run's last group in place when the whole group lies inside the columns
+// (the lanes past the run's end are then cleared), and with masked loads
+// when it would cross the columns' end.
+//
+// # Runs
+//
+// [OverlapsRuns] makes many short one-against-many tests in one call, each
+// run with its own query box, as a sweep-and-prune broad phase (package
+// pairs) produces them: one call per run of about a hundred boxes cost as
+// much in slicing, dispatch and call overhead as the boxes themselves.
 //
 // # Pair lists
 //

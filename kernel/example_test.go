@@ -33,6 +33,23 @@ func ExampleOverlaps() {
 	// Output: 0x8000000000000000 0x3
 }
 
+// Several one-against-many tests in one call: unit squares on a line, each
+// of boxes 0 and 3 tested against the three boxes after it.
+func ExampleOverlapsRuns() {
+	var boxes soa.Boxes
+	for i := 0; i < 7; i++ {
+		boxes.Append(obb.New(obb.Vec2{X: 0.9 * float32(i), Y: 0}, 1, 1, 0))
+	}
+	runs := []int32{
+		0, 1, 4, // box 0 against boxes 1, 2, 3
+		3, 4, 7, // box 3 against boxes 4, 5, 6
+	}
+	out := make([]uint64, 2)
+	words := kernel.OverlapsRuns(&boxes, &boxes, runs, out)
+	fmt.Printf("%d words: %03b %03b\n", words, out[0], out[1])
+	// Output: 2 words: 001 001
+}
+
 // The README's example, kept here so that it is compiled and checked.
 func Example() {
 	var buildings soa.Boxes

@@ -44,6 +44,11 @@ func (g *guarded) floatsAtEnd(n int) []float32 {
 	return all[len(all)-n:]
 }
 
+func (g *guarded) int32sAtEnd(n int) []int32 {
+	all := unsafe.Slice((*int32)(unsafe.Pointer(&g.data[0])), len(g.data)/4)
+	return all[len(all)-n:]
+}
+
 func (g *guarded) wordsAtEnd(n int) []uint64 {
 	all := unsafe.Slice((*uint64)(unsafe.Pointer(&g.data[0])), len(g.data)/8)
 	return all[len(all)-n:]
@@ -155,6 +160,58 @@ func TestStartOffsets(t *testing.T) {
 	})
 }
 
+// twoSetPlaces is how many places checkTwoSetsGuarded puts before the guard
+// page: the twelve columns of two sets, an index list, the output.
+const twoSetPlaces = 14
+
+// checkTwoSetsGuarded copies place (see twoSetPlaces) of a kernel call on
+// two sets a and b, an index list and an output of len(want) words right
+// before the guard page, runs call on them, and fails the test when it
+// faults or its bits differ from want. what says what the call was, for the
+// message.
+func checkTwoSetsGuarded(t *testing.T, g *guarded, place int, what string, a, b soa.Boxes, list []int32, want []uint64,
+	call func(a, b *soa.Boxes, list []int32, out []uint64)) {
+	t.Helper()
+	out := make([]uint64, len(want))
+	var where string
+	switch {
+	case place < 12:
+		set, name := &a, "a."
+		if place >= 6 {
+			set, name = &b, "b."
+		}
+		cols := [6]*[]float32{&set.CX, &set.CY, &set.UX, &set.UY, &set.HX, &set.HY}
+		col := cols[place%6]
+		guardedCol := g.floatsAtEnd(len(*col))
+		copy(guardedCol, *col)
+		*col = guardedCol
+		where = name + [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place%6]
+	case place == 12:
+		guardedList := g.int32sAtEnd(len(list))
+		copy(guardedList, list)
+		list = guardedList
+		where = "index list"
+	default:
+		out = g.wordsAtEnd(len(want))
+		where = "output"
+	}
+	err := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("fault: %v", r)
+			}
+		}()
+		call(&a, &b, list, out)
+		return nil
+	}()
+	if err != nil {
+		t.Fatalf("%s, %s before the guard page: %v", what, where, err)
+	}
+	if fmt.Sprint(out) != fmt.Sprint(want) {
+		t.Fatalf("%s, %s before the guard page: wrong bits", what, where)
+	}
+}
+
 // TestPairGuardPages places each of the twelve columns of the two sets, the
 // pair list and the output right before an unreadable page, with pairs that
 // name the last box of each set, for every pair count up to three groups
@@ -166,51 +223,37 @@ func TestPairGuardPages(t *testing.T) {
 	forEachImpl(t, func(t *testing.T) {
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 		for n := 1; n <= 64+3*8+1; n++ {
-			srcA, srcB := randomSet(r, 1+r.IntN(40)), randomSet(r, 1+r.IntN(40))
-			srcIJ := randomPairs(r, n, srcA.Len(), srcB.Len())
-			want := scalarPairBits(srcA, srcB, srcIJ)
-			names := [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}
-			// place 0..5: a column of a; 6..11: of b; 12: the pairs; 13: the output.
-			for place := 0; place <= 13; place++ {
-				a, b, ij := *srcA, *srcB, srcIJ
-				out := make([]uint64, Words(n))
-				var where string
-				switch {
-				case place < 12:
-					set, name := &a, "a."
-					if place >= 6 {
-						set, name = &b, "b."
-					}
-					cols := [6]*[]float32{&set.CX, &set.CY, &set.UX, &set.UY, &set.HX, &set.HY}
-					col := cols[place%6]
-					guardedCol := g.floatsAtEnd(len(*col))
-					copy(guardedCol, *col)
-					*col = guardedCol
-					where = name + names[place%6]
-				case place == 12:
-					all := unsafe.Slice((*int32)(unsafe.Pointer(&g.data[0])), len(g.data)/4)
-					ij = all[len(all)-len(srcIJ):]
-					copy(ij, srcIJ)
-					where = "pairs"
-				default:
-					out = g.wordsAtEnd(Words(n))
-					where = "output"
-				}
-				err := func() (err error) {
-					defer func() {
-						if r := recover(); r != nil {
-							err = fmt.Errorf("fault: %v", r)
-						}
-					}()
-					PairOverlaps(&a, &b, ij, out)
-					return nil
-				}()
-				if err != nil {
-					t.Fatalf("n=%d, %s before the guard page: %v", n, where, err)
-				}
-				if fmt.Sprint(out) != fmt.Sprint(want) {
-					t.Fatalf("n=%d, %s before the guard page: wrong bits", n, where)
-				}
+			a, b := randomSet(r, 1+r.IntN(40)), randomSet(r, 1+r.IntN(40))
+			ij := randomPairs(r, n, a.Len(), b.Len())
+			want := scalarPairBits(a, b, ij)
+			for place := 0; place < twoSetPlaces; place++ {
+				checkTwoSetsGuarded(t, g, place, fmt.Sprintf("%d pairs", n), *a, *b, ij, want, PairOverlaps)
+			}
+		}
+	})
+}
+
+// TestRunGuardPages places each of the twelve columns of the query set and
+// the candidate set, the run list and the output right before an
+// unreadable page, with runs of every length up to three groups past a word
+// that end at the last box, so that the last group of each run would cross
+// the columns' end, and a run whose query is the last query box.
+func TestRunGuardPages(t *testing.T) {
+	g := newGuarded(t, 64<<10)
+	defer g.free()
+	r := rand.New(rand.NewPCG(25, 26))
+	forEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for length := 1; length <= maxRunLength; length++ {
+			n := length + r.IntN(3)
+			qs, b := randomSet(r, 1+r.IntN(20)), randomSet(r, n)
+			runs := []int32{int32(qs.Len() - 1), int32(n - length), int32(n), 0, 0, int32(min(n, 20))}
+			want := scalarRunBits(qs, b, runs)
+			what := fmt.Sprintf("run length %d of %d boxes", length, n)
+			for place := 0; place < twoSetPlaces; place++ {
+				checkTwoSetsGuarded(t, g, place, what, *qs, *b, runs, want, func(qs, b *soa.Boxes, runs []int32, out []uint64) {
+					OverlapsRuns(qs, b, runs, out)
+				})
 			}
 		}
 	})

@@ -21,3 +21,11 @@ func overlapsAVX512(qcx, qcy, qux, quy, qhx, qhy float32, cx, cy, ux, uy, hx, hy
 func pairsAVX2(acx, acy, aux, auy, ahx, ahy, bcx, bcy, bux, buy, bhx, bhy []float32, ij []int32, out []uint64) {
 	panic("kernel: avx2 pair kernel is not built")
 }
+
+func runsAVX2(qcx, qcy, qux, quy, qhx, qhy, cx, cy, ux, uy, hx, hy []float32, runs []int32, out []uint64) {
+	panic("kernel: avx2 run kernel is not built")
+}
+
+func runsAVX512(qcx, qcy, qux, quy, qhx, qhy, cx, cy, ux, uy, hx, hy []float32, runs []int32, out []uint64) {
+	panic("kernel: avx512 run kernel is not built")
+}

@@ -25,3 +25,21 @@ func overlapsAVX512(qcx float32, qcy float32, qux float32, quy float32, qhx floa
 //
 //go:noescape
 func pairsAVX2(acx []float32, acy []float32, aux []float32, auy []float32, ahx []float32, ahy []float32, bcx []float32, bcy []float32, bux []float32, buy []float32, bhx []float32, bhy []float32, ij []int32, out []uint64)
+
+// runsAVX2 writes, for each triple q, lo, hi of runs, the bitset of
+// query box q against boxes [lo, hi) after the previous run's words,
+// 8 boxes per step. The caller guarantees len(runs) is a positive
+// multiple of 3, equal column lengths in each set, 0 <= q < len(qcx),
+// 0 <= lo <= hi <= len(cx), and enough words in out; the CPU must have BMI2.
+//
+//go:noescape
+func runsAVX2(qcx []float32, qcy []float32, qux []float32, quy []float32, qhx []float32, qhy []float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, runs []int32, out []uint64)
+
+// runsAVX512 writes, for each triple q, lo, hi of runs, the bitset of
+// query box q against boxes [lo, hi) after the previous run's words,
+// 16 boxes per step. The caller guarantees len(runs) is a positive
+// multiple of 3, equal column lengths in each set, 0 <= q < len(qcx),
+// 0 <= lo <= hi <= len(cx), and enough words in out; the CPU must have BMI2.
+//
+//go:noescape
+func runsAVX512(qcx []float32, qcy []float32, qux []float32, quy []float32, qhx []float32, qhy []float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, runs []int32, out []uint64)

@@ -7,26 +7,18 @@
 DATA absmask<>+0(SB)/4, $0x7fffffff
 GLOBL absmask<>(SB), RODATA|NOPTR, $4
 
-DATA tailmask<>+0(SB)/4, $0xffffffff
-DATA tailmask<>+4(SB)/4, $0xffffffff
-DATA tailmask<>+8(SB)/4, $0xffffffff
-DATA tailmask<>+12(SB)/4, $0xffffffff
-DATA tailmask<>+16(SB)/4, $0xffffffff
-DATA tailmask<>+20(SB)/4, $0xffffffff
-DATA tailmask<>+24(SB)/4, $0xffffffff
-DATA tailmask<>+28(SB)/4, $0xffffffff
-DATA tailmask<>+32(SB)/4, $0x00000000
-DATA tailmask<>+36(SB)/4, $0x00000000
-DATA tailmask<>+40(SB)/4, $0x00000000
-DATA tailmask<>+44(SB)/4, $0x00000000
-DATA tailmask<>+48(SB)/4, $0x00000000
-DATA tailmask<>+52(SB)/4, $0x00000000
-DATA tailmask<>+56(SB)/4, $0x00000000
-DATA tailmask<>+60(SB)/4, $0x00000000
-GLOBL tailmask<>(SB), RODATA|NOPTR, $64
+DATA laneindex<>+0(SB)/4, $0x00000000
+DATA laneindex<>+4(SB)/4, $0x00000001
+DATA laneindex<>+8(SB)/4, $0x00000002
+DATA laneindex<>+12(SB)/4, $0x00000003
+DATA laneindex<>+16(SB)/4, $0x00000004
+DATA laneindex<>+20(SB)/4, $0x00000005
+DATA laneindex<>+24(SB)/4, $0x00000006
+DATA laneindex<>+28(SB)/4, $0x00000007
+GLOBL laneindex<>(SB), RODATA|NOPTR, $32
 
 // func overlapsAVX2(qcx float32, qcy float32, qux float32, quy float32, qhx float32, qhy float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, out []uint64)
-// Requires: AVX, BMI2, MMX+
+// Requires: AVX, AVX2, BMI2, MMX+
 TEXT ·overlapsAVX2(SB), NOSPLIT, $192-192
 	MOVQ cx_base+24(FP), AX
 	MOVQ cy_base+48(FP), CX
@@ -209,11 +201,11 @@ skipahead_1:
 joinahead_1:
 	SHLQ  $0x08, R14
 	ORQ   R14, R13
+	ADDQ  $0x00000010, R10
+	SUBQ  $0x00000010, R9
 	SHLXQ R12, R13, R13
 	ORQ   R13, R11
 	ADDQ  $0x00000010, R12
-	ADDQ  $0x00000010, R10
-	SUBQ  $0x00000010, R9
 	CMPQ  R12, $0x00000040
 	JNE   ahead
 	MOVQ  R11, (R8)
@@ -299,11 +291,11 @@ skipgroup1_0:
 	XORL R13, R13
 
 joingroup1_0:
+	ADDQ  $0x00000008, R10
+	SUBQ  $0x00000008, R9
 	SHLXQ R12, R13, R13
 	ORQ   R13, R11
 	ADDQ  $0x00000008, R12
-	ADDQ  $0x00000008, R10
-	SUBQ  $0x00000008, R9
 	CMPQ  R12, $0x00000040
 	JNE   group1
 	MOVQ  R11, (R8)
@@ -316,24 +308,23 @@ tail:
 	// Fewer than 8 boxes left: copy them with masked loads, which never
 	// touch memory of a disabled lane, into a zeroed stack group, test that
 	// group, and drop the bits of the lanes past the end.
-	TESTQ      R9, R9
-	JZ         flush
-	LEAQ       tailmask<>+0(SB), R13
-	MOVQ       R9, R14
-	NEGQ       R14
-	VMOVDQU    32(R13)(R14*4), Y8
-	VMASKMOVPS (AX)(R10*4), Y8, Y7
-	VMOVUPS    Y7, (SP)
-	VMASKMOVPS (CX)(R10*4), Y8, Y7
-	VMOVUPS    Y7, 32(SP)
-	VMASKMOVPS (DX)(R10*4), Y8, Y7
-	VMOVUPS    Y7, 64(SP)
-	VMASKMOVPS (BX)(R10*4), Y8, Y7
-	VMOVUPS    Y7, 96(SP)
-	VMASKMOVPS (SI)(R10*4), Y8, Y7
-	VMOVUPS    Y7, 128(SP)
-	VMASKMOVPS (DI)(R10*4), Y8, Y7
-	VMOVUPS    Y7, 160(SP)
+	TESTQ        R9, R9
+	JZ           flush
+	VMOVD        R9, X7
+	VPBROADCASTD X7, Y7
+	VPCMPGTD     laneindex<>+0(SB), Y7, Y8
+	VMASKMOVPS   (AX)(R10*4), Y8, Y7
+	VMOVUPS      Y7, (SP)
+	VMASKMOVPS   (CX)(R10*4), Y8, Y7
+	VMOVUPS      Y7, 32(SP)
+	VMASKMOVPS   (DX)(R10*4), Y8, Y7
+	VMOVUPS      Y7, 64(SP)
+	VMASKMOVPS   (BX)(R10*4), Y8, Y7
+	VMOVUPS      Y7, 96(SP)
+	VMASKMOVPS   (SI)(R10*4), Y8, Y7
+	VMOVUPS      Y7, 128(SP)
+	VMASKMOVPS   (DI)(R10*4), Y8, Y7
+	VMOVUPS      Y7, 160(SP)
 
 	// dx = b.cx - a.cx, dy = b.cy - a.cy
 	VMOVUPS (SP), Y7
@@ -529,11 +520,11 @@ skipahead_0:
 	XORL R13, R13
 
 joinahead_0:
+	ADDQ  $0x00000010, R10
+	SUBQ  $0x00000010, R9
 	SHLXQ R12, R13, R13
 	ORQ   R13, R11
 	ADDQ  $0x00000010, R12
-	ADDQ  $0x00000010, R10
-	SUBQ  $0x00000010, R9
 	CMPQ  R12, $0x00000040
 	JNE   ahead
 	MOVQ  R11, (R8)
@@ -616,11 +607,11 @@ skipgroup1_0:
 	XORL R13, R13
 
 joingroup1_0:
+	ADDQ  $0x00000010, R10
+	SUBQ  $0x00000010, R9
 	SHLXQ R12, R13, R13
 	ORQ   R13, R11
 	ADDQ  $0x00000010, R12
-	ADDQ  $0x00000010, R10
-	SUBQ  $0x00000010, R9
 	CMPQ  R12, $0x00000040
 	JNE   group1
 	MOVQ  R11, (R8)
@@ -874,11 +865,11 @@ skippairs:
 	XORL BX, BX
 
 joinpairs:
+	ADDQ  $0x00000040, AX
+	SUBQ  $0x00000010, CX
 	SHLXQ DI, BX, BX
 	ORQ   BX, SI
 	ADDQ  $0x00000008, DI
-	ADDQ  $0x00000040, AX
-	SUBQ  $0x00000010, CX
 	CMPQ  DI, $0x00000040
 	JNE   next
 	MOVQ  SI, (DX)
@@ -896,5 +887,650 @@ next:
 	MOVQ  SI, (DX)
 
 done:
+	VZEROUPPER
+	RET
+
+// func runsAVX2(qcx []float32, qcy []float32, qux []float32, quy []float32, qhx []float32, qhy []float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, runs []int32, out []uint64)
+// Requires: AVX, AVX2, BMI2
+TEXT ·runsAVX2(SB), NOSPLIT, $200-336
+	MOVQ         cx_base+144(FP), AX
+	MOVQ         cy_base+168(FP), CX
+	MOVQ         ux_base+192(FP), DX
+	MOVQ         uy_base+216(FP), BX
+	MOVQ         hx_base+240(FP), SI
+	MOVQ         hy_base+264(FP), DI
+	MOVQ         out_base+312(FP), R8
+	MOVQ         runs_base+288(FP), R9
+	MOVQ         runs_len+296(FP), R10
+	LEAQ         (R9)(R10*4), R10
+	MOVQ         R10, (SP)
+	VBROADCASTSS absmask<>+0(SB), Y0
+
+run:
+	// Broadcast query box q; j runs from lo, left counts the boxes still to test.
+	MOVLQSX      (R9), R10
+	MOVQ         qcx_base+0(FP), R11
+	VBROADCASTSS (R11)(R10*4), Y1
+	MOVQ         qcy_base+24(FP), R11
+	VBROADCASTSS (R11)(R10*4), Y2
+	MOVQ         qux_base+48(FP), R11
+	VBROADCASTSS (R11)(R10*4), Y3
+	MOVQ         quy_base+72(FP), R11
+	VBROADCASTSS (R11)(R10*4), Y4
+	MOVQ         qhx_base+96(FP), R11
+	VBROADCASTSS (R11)(R10*4), Y5
+	MOVQ         qhy_base+120(FP), R11
+	VBROADCASTSS (R11)(R10*4), Y6
+	MOVLQSX      4(R9), R10
+	MOVLQSX      8(R9), R11
+	SUBQ         R10, R11
+	ADDQ         $0x0000000c, R9
+	XORQ         R12, R12
+	XORQ         R13, R13
+
+group:
+	CMPQ R11, $0x00000008
+	JB   last
+
+	// dx = b.cx - a.cx, dy = b.cy - a.cy
+	VMOVUPS (AX)(R10*4), Y7
+	VSUBPS  Y1, Y7, Y7
+	VMOVUPS (CX)(R10*4), Y8
+	VSUBPS  Y2, Y8, Y8
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R10*4), Y3, Y10
+	VMULPS (BX)(R10*4), Y4, Y11
+	VADDPS Y11, Y10, Y9
+	VANDPS Y0, Y9, Y9
+	VMULPS (BX)(R10*4), Y3, Y10
+	VMULPS (DX)(R10*4), Y4, Y11
+	VSUBPS Y11, Y10, Y10
+	VANDPS Y0, Y10, Y10
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y3, Y7, Y11
+	VMULPS Y4, Y8, Y12
+	VADDPS Y12, Y11, Y11
+	VANDPS Y0, Y11, Y11
+	VMULPS (SI)(R10*4), Y9, Y12
+	VMULPS (DI)(R10*4), Y10, Y13
+	VADDPS Y13, Y12, Y12
+	VADDPS Y5, Y12, Y12
+	VCMPPS $0x12, Y12, Y11, Y11
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y3, Y8, Y12
+	VMULPS Y4, Y7, Y13
+	VSUBPS Y13, Y12, Y12
+	VANDPS Y0, Y12, Y12
+	VMULPS (SI)(R10*4), Y10, Y13
+	VMULPS (DI)(R10*4), Y9, Y14
+	VADDPS Y14, Y13, Y13
+	VADDPS Y6, Y13, Y13
+	VCMPPS $0x12, Y13, Y12, Y12
+	VANDPS Y12, Y11, Y11
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y11, Y11
+	JZ      skipfull
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R10*4), Y7, Y12
+	VMULPS (BX)(R10*4), Y8, Y13
+	VADDPS Y13, Y12, Y12
+	VANDPS Y0, Y12, Y12
+	VMULPS Y5, Y9, Y13
+	VMULPS Y6, Y10, Y14
+	VADDPS Y14, Y13, Y13
+	VADDPS (SI)(R10*4), Y13, Y13
+	VCMPPS $0x12, Y13, Y12, Y12
+	VANDPS Y12, Y11, Y11
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    (DX)(R10*4), Y8, Y8
+	VMULPS    (BX)(R10*4), Y7, Y7
+	VSUBPS    Y7, Y8, Y8
+	VANDPS    Y0, Y8, Y8
+	VMULPS    Y5, Y10, Y7
+	VMULPS    Y6, Y9, Y9
+	VADDPS    Y9, Y7, Y7
+	VADDPS    (DI)(R10*4), Y7, Y7
+	VCMPPS    $0x12, Y7, Y8, Y7
+	VANDPS    Y7, Y11, Y11
+	VMOVMSKPS Y11, R14
+	JMP       joinfull
+
+skipfull:
+	XORL R14, R14
+
+joinfull:
+	ADDQ  $0x00000008, R10
+	SUBQ  $0x00000008, R11
+	SHLXQ R13, R14, R14
+	ORQ   R14, R12
+	ADDQ  $0x00000008, R13
+	CMPQ  R13, $0x00000040
+	JNE   group
+	MOVQ  R12, (R8)
+	ADDQ  $0x00000008, R8
+	XORQ  R12, R12
+	XORQ  R13, R13
+	JMP   group
+
+last:
+	// Fewer than 8 boxes left in the run. If a whole group from j stays
+	// inside the columns, test it there; otherwise copy the boxes left with
+	// masked loads, which never touch memory of a disabled lane, into a zeroed
+	// stack group and test that. Either way keep only the lanes below hi.
+	TESTQ R11, R11
+	JZ    flush
+	LEAQ  8(R10), R14
+	CMPQ  R14, cx_len+152(FP)
+	JA    copy
+
+	// dx = b.cx - a.cx, dy = b.cy - a.cy
+	VMOVUPS (AX)(R10*4), Y7
+	VSUBPS  Y1, Y7, Y7
+	VMOVUPS (CX)(R10*4), Y1
+	VSUBPS  Y2, Y1, Y1
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R10*4), Y3, Y8
+	VMULPS (BX)(R10*4), Y4, Y9
+	VADDPS Y9, Y8, Y2
+	VANDPS Y0, Y2, Y2
+	VMULPS (BX)(R10*4), Y3, Y8
+	VMULPS (DX)(R10*4), Y4, Y9
+	VSUBPS Y9, Y8, Y8
+	VANDPS Y0, Y8, Y8
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y3, Y7, Y9
+	VMULPS Y4, Y1, Y10
+	VADDPS Y10, Y9, Y9
+	VANDPS Y0, Y9, Y9
+	VMULPS (SI)(R10*4), Y2, Y10
+	VMULPS (DI)(R10*4), Y8, Y11
+	VADDPS Y11, Y10, Y10
+	VADDPS Y5, Y10, Y10
+	VCMPPS $0x12, Y10, Y9, Y9
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y3, Y1, Y3
+	VMULPS Y4, Y7, Y4
+	VSUBPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS (SI)(R10*4), Y8, Y4
+	VMULPS (DI)(R10*4), Y2, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS Y6, Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y9, Y9
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y9, Y9
+	JZ      skippart
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R10*4), Y7, Y3
+	VMULPS (BX)(R10*4), Y1, Y4
+	VADDPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS Y5, Y2, Y4
+	VMULPS Y6, Y8, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS (SI)(R10*4), Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y9, Y9
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    (DX)(R10*4), Y1, Y1
+	VMULPS    (BX)(R10*4), Y7, Y3
+	VSUBPS    Y3, Y1, Y1
+	VANDPS    Y0, Y1, Y1
+	VMULPS    Y5, Y8, Y3
+	VMULPS    Y6, Y2, Y2
+	VADDPS    Y2, Y3, Y3
+	VADDPS    (DI)(R10*4), Y3, Y3
+	VCMPPS    $0x12, Y3, Y1, Y1
+	VANDPS    Y1, Y9, Y9
+	VMOVMSKPS Y9, R10
+	JMP       joinpart
+
+skippart:
+	XORL R10, R10
+
+joinpart:
+keep:
+	BZHIQ R11, R10, R10
+	SHLXQ R13, R10, R10
+	ORQ   R10, R12
+
+	// The run's last, partial word.
+	MOVQ R12, (R8)
+	ADDQ $0x00000008, R8
+	JMP  next
+
+copy:
+	VMOVD        R11, X7
+	VPBROADCASTD X7, Y7
+	VPCMPGTD     laneindex<>+0(SB), Y7, Y8
+	VMASKMOVPS   (AX)(R10*4), Y8, Y7
+	VMOVUPS      Y7, 8(SP)
+	VMASKMOVPS   (CX)(R10*4), Y8, Y7
+	VMOVUPS      Y7, 40(SP)
+	VMASKMOVPS   (DX)(R10*4), Y8, Y7
+	VMOVUPS      Y7, 72(SP)
+	VMASKMOVPS   (BX)(R10*4), Y8, Y7
+	VMOVUPS      Y7, 104(SP)
+	VMASKMOVPS   (SI)(R10*4), Y8, Y7
+	VMOVUPS      Y7, 136(SP)
+	VMASKMOVPS   (DI)(R10*4), Y8, Y7
+	VMOVUPS      Y7, 168(SP)
+
+	// dx = b.cx - a.cx, dy = b.cy - a.cy
+	VMOVUPS 8(SP), Y7
+	VSUBPS  Y1, Y7, Y7
+	VMOVUPS 40(SP), Y1
+	VSUBPS  Y2, Y1, Y1
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 72(SP), Y3, Y8
+	VMULPS 104(SP), Y4, Y9
+	VADDPS Y9, Y8, Y2
+	VANDPS Y0, Y2, Y2
+	VMULPS 104(SP), Y3, Y8
+	VMULPS 72(SP), Y4, Y9
+	VSUBPS Y9, Y8, Y8
+	VANDPS Y0, Y8, Y8
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y3, Y7, Y9
+	VMULPS Y4, Y1, Y10
+	VADDPS Y10, Y9, Y9
+	VANDPS Y0, Y9, Y9
+	VMULPS 136(SP), Y2, Y10
+	VMULPS 168(SP), Y8, Y11
+	VADDPS Y11, Y10, Y10
+	VADDPS Y5, Y10, Y10
+	VCMPPS $0x12, Y10, Y9, Y9
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y3, Y1, Y3
+	VMULPS Y4, Y7, Y4
+	VSUBPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS 136(SP), Y8, Y4
+	VMULPS 168(SP), Y2, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS Y6, Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y9, Y9
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y9, Y9
+	JZ      skipcopy
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 72(SP), Y7, Y3
+	VMULPS 104(SP), Y1, Y4
+	VADDPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS Y5, Y2, Y4
+	VMULPS Y6, Y8, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS 136(SP), Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y9, Y9
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    72(SP), Y1, Y1
+	VMULPS    104(SP), Y7, Y3
+	VSUBPS    Y3, Y1, Y1
+	VANDPS    Y0, Y1, Y1
+	VMULPS    Y5, Y8, Y3
+	VMULPS    Y6, Y2, Y2
+	VADDPS    Y2, Y3, Y3
+	VADDPS    168(SP), Y3, Y3
+	VCMPPS    $0x12, Y3, Y1, Y1
+	VANDPS    Y1, Y9, Y9
+	VMOVMSKPS Y9, R10
+	JMP       joincopy
+
+skipcopy:
+	XORL R10, R10
+
+joincopy:
+	JMP keep
+
+flush:
+	// The run ended on a group boundary: store its last word unless it is full and stored.
+	TESTQ R13, R13
+	JZ    next
+	MOVQ  R12, (R8)
+	ADDQ  $0x00000008, R8
+
+next:
+	CMPQ R9, (SP)
+	JB   run
+	VZEROUPPER
+	RET
+
+// func runsAVX512(qcx []float32, qcy []float32, qux []float32, quy []float32, qhx []float32, qhy []float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, runs []int32, out []uint64)
+// Requires: AVX, AVX512F, BMI2
+TEXT ·runsAVX512(SB), NOSPLIT, $392-336
+	MOVQ         cx_base+144(FP), AX
+	MOVQ         cy_base+168(FP), CX
+	MOVQ         ux_base+192(FP), DX
+	MOVQ         uy_base+216(FP), BX
+	MOVQ         hx_base+240(FP), SI
+	MOVQ         hy_base+264(FP), DI
+	MOVQ         out_base+312(FP), R8
+	MOVQ         runs_base+288(FP), R9
+	MOVQ         runs_len+296(FP), R10
+	LEAQ         (R9)(R10*4), R10
+	MOVQ         R10, (SP)
+	VBROADCASTSS absmask<>+0(SB), Z0
+
+run:
+	// Broadcast query box q; j runs from lo, left counts the boxes still to test.
+	MOVLQSX      (R9), R10
+	MOVQ         qcx_base+0(FP), R11
+	VBROADCASTSS (R11)(R10*4), Z1
+	MOVQ         qcy_base+24(FP), R11
+	VBROADCASTSS (R11)(R10*4), Z2
+	MOVQ         qux_base+48(FP), R11
+	VBROADCASTSS (R11)(R10*4), Z3
+	MOVQ         quy_base+72(FP), R11
+	VBROADCASTSS (R11)(R10*4), Z4
+	MOVQ         qhx_base+96(FP), R11
+	VBROADCASTSS (R11)(R10*4), Z5
+	MOVQ         qhy_base+120(FP), R11
+	VBROADCASTSS (R11)(R10*4), Z6
+	MOVLQSX      4(R9), R10
+	MOVLQSX      8(R9), R11
+	SUBQ         R10, R11
+	ADDQ         $0x0000000c, R9
+	XORQ         R12, R12
+	XORQ         R13, R13
+
+group:
+	CMPQ R11, $0x00000010
+	JB   last
+
+	// dx = b.cx - a.cx, dy = b.cy - a.cy
+	VMOVUPS (AX)(R10*4), Z7
+	VSUBPS  Z1, Z7, Z7
+	VMOVUPS (CX)(R10*4), Z8
+	VSUBPS  Z2, Z8, Z8
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R10*4), Z3, Z10
+	VMULPS (BX)(R10*4), Z4, Z11
+	VADDPS Z11, Z10, Z9
+	VPANDD Z0, Z9, Z9
+	VMULPS (BX)(R10*4), Z3, Z10
+	VMULPS (DX)(R10*4), Z4, Z11
+	VSUBPS Z11, Z10, Z10
+	VPANDD Z0, Z10, Z10
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z3, Z7, Z11
+	VMULPS Z4, Z8, Z12
+	VADDPS Z12, Z11, Z11
+	VPANDD Z0, Z11, Z11
+	VMULPS (SI)(R10*4), Z9, Z12
+	VMULPS (DI)(R10*4), Z10, Z13
+	VADDPS Z13, Z12, Z12
+	VADDPS Z5, Z12, Z12
+	VCMPPS $0x12, Z12, Z11, K1
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z3, Z8, Z11
+	VMULPS Z4, Z7, Z12
+	VSUBPS Z12, Z11, Z11
+	VPANDD Z0, Z11, Z11
+	VMULPS (SI)(R10*4), Z10, Z12
+	VMULPS (DI)(R10*4), Z9, Z13
+	VADDPS Z13, Z12, Z12
+	VADDPS Z6, Z12, Z12
+	VCMPPS $0x12, Z12, Z11, K1, K1
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K1, K1
+	JZ       skipfull
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R10*4), Z7, Z11
+	VMULPS (BX)(R10*4), Z8, Z12
+	VADDPS Z12, Z11, Z11
+	VPANDD Z0, Z11, Z11
+	VMULPS Z5, Z9, Z12
+	VMULPS Z6, Z10, Z13
+	VADDPS Z13, Z12, Z12
+	VADDPS (SI)(R10*4), Z12, Z12
+	VCMPPS $0x12, Z12, Z11, K1, K1
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS (DX)(R10*4), Z8, Z8
+	VMULPS (BX)(R10*4), Z7, Z7
+	VSUBPS Z7, Z8, Z8
+	VPANDD Z0, Z8, Z8
+	VMULPS Z5, Z10, Z7
+	VMULPS Z6, Z9, Z9
+	VADDPS Z9, Z7, Z7
+	VADDPS (DI)(R10*4), Z7, Z7
+	VCMPPS $0x12, Z7, Z8, K1, K1
+	KMOVW  K1, R14
+	JMP    joinfull
+
+skipfull:
+	XORL R14, R14
+
+joinfull:
+	ADDQ  $0x00000010, R10
+	SUBQ  $0x00000010, R11
+	SHLXQ R13, R14, R14
+	ORQ   R14, R12
+	ADDQ  $0x00000010, R13
+	CMPQ  R13, $0x00000040
+	JNE   group
+	MOVQ  R12, (R8)
+	ADDQ  $0x00000008, R8
+	XORQ  R12, R12
+	XORQ  R13, R13
+	JMP   group
+
+last:
+	// Fewer than 16 boxes left in the run. If a whole group from j stays
+	// inside the columns, test it there; otherwise copy the boxes left with
+	// masked loads, which never touch memory of a disabled lane, into a zeroed
+	// stack group and test that. Either way keep only the lanes below hi.
+	TESTQ R11, R11
+	JZ    flush
+	LEAQ  16(R10), R14
+	CMPQ  R14, cx_len+152(FP)
+	JA    copy
+
+	// dx = b.cx - a.cx, dy = b.cy - a.cy
+	VMOVUPS (AX)(R10*4), Z7
+	VSUBPS  Z1, Z7, Z7
+	VMOVUPS (CX)(R10*4), Z1
+	VSUBPS  Z2, Z1, Z1
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R10*4), Z3, Z8
+	VMULPS (BX)(R10*4), Z4, Z9
+	VADDPS Z9, Z8, Z2
+	VPANDD Z0, Z2, Z2
+	VMULPS (BX)(R10*4), Z3, Z8
+	VMULPS (DX)(R10*4), Z4, Z9
+	VSUBPS Z9, Z8, Z8
+	VPANDD Z0, Z8, Z8
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z3, Z7, Z9
+	VMULPS Z4, Z1, Z10
+	VADDPS Z10, Z9, Z9
+	VPANDD Z0, Z9, Z9
+	VMULPS (SI)(R10*4), Z2, Z10
+	VMULPS (DI)(R10*4), Z8, Z11
+	VADDPS Z11, Z10, Z10
+	VADDPS Z5, Z10, Z10
+	VCMPPS $0x12, Z10, Z9, K1
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z3, Z1, Z3
+	VMULPS Z4, Z7, Z4
+	VSUBPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS (SI)(R10*4), Z8, Z4
+	VMULPS (DI)(R10*4), Z2, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS Z6, Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K1, K1
+	JZ       skippart
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R10*4), Z7, Z3
+	VMULPS (BX)(R10*4), Z1, Z4
+	VADDPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z2, Z4
+	VMULPS Z6, Z8, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS (SI)(R10*4), Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS (DX)(R10*4), Z1, Z1
+	VMULPS (BX)(R10*4), Z7, Z3
+	VSUBPS Z3, Z1, Z1
+	VPANDD Z0, Z1, Z1
+	VMULPS Z5, Z8, Z3
+	VMULPS Z6, Z2, Z2
+	VADDPS Z2, Z3, Z3
+	VADDPS (DI)(R10*4), Z3, Z3
+	VCMPPS $0x12, Z3, Z1, K1, K1
+	KMOVW  K1, R10
+	JMP    joinpart
+
+skippart:
+	XORL R10, R10
+
+joinpart:
+keep:
+	BZHIQ R11, R10, R10
+	SHLXQ R13, R10, R10
+	ORQ   R10, R12
+
+	// The run's last, partial word.
+	MOVQ R12, (R8)
+	ADDQ $0x00000008, R8
+	JMP  next
+
+copy:
+	MOVQ      $-1, R14
+	BZHIQ     R11, R14, R14
+	KMOVW     R14, K1
+	VMOVUPS.Z (AX)(R10*4), K1, Z7
+	VMOVUPS   Z7, 8(SP)
+	VMOVUPS.Z (CX)(R10*4), K1, Z7
+	VMOVUPS   Z7, 72(SP)
+	VMOVUPS.Z (DX)(R10*4), K1, Z7
+	VMOVUPS   Z7, 136(SP)
+	VMOVUPS.Z (BX)(R10*4), K1, Z7
+	VMOVUPS   Z7, 200(SP)
+	VMOVUPS.Z (SI)(R10*4), K1, Z7
+	VMOVUPS   Z7, 264(SP)
+	VMOVUPS.Z (DI)(R10*4), K1, Z7
+	VMOVUPS   Z7, 328(SP)
+
+	// dx = b.cx - a.cx, dy = b.cy - a.cy
+	VMOVUPS 8(SP), Z7
+	VSUBPS  Z1, Z7, Z7
+	VMOVUPS 72(SP), Z1
+	VSUBPS  Z2, Z1, Z1
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 136(SP), Z3, Z8
+	VMULPS 200(SP), Z4, Z9
+	VADDPS Z9, Z8, Z2
+	VPANDD Z0, Z2, Z2
+	VMULPS 200(SP), Z3, Z8
+	VMULPS 136(SP), Z4, Z9
+	VSUBPS Z9, Z8, Z8
+	VPANDD Z0, Z8, Z8
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z3, Z7, Z9
+	VMULPS Z4, Z1, Z10
+	VADDPS Z10, Z9, Z9
+	VPANDD Z0, Z9, Z9
+	VMULPS 264(SP), Z2, Z10
+	VMULPS 328(SP), Z8, Z11
+	VADDPS Z11, Z10, Z10
+	VADDPS Z5, Z10, Z10
+	VCMPPS $0x12, Z10, Z9, K1
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z3, Z1, Z3
+	VMULPS Z4, Z7, Z4
+	VSUBPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS 264(SP), Z8, Z4
+	VMULPS 328(SP), Z2, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS Z6, Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K1, K1
+	JZ       skipcopy
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 136(SP), Z7, Z3
+	VMULPS 200(SP), Z1, Z4
+	VADDPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z2, Z4
+	VMULPS Z6, Z8, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS 264(SP), Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS 136(SP), Z1, Z1
+	VMULPS 200(SP), Z7, Z3
+	VSUBPS Z3, Z1, Z1
+	VPANDD Z0, Z1, Z1
+	VMULPS Z5, Z8, Z3
+	VMULPS Z6, Z2, Z2
+	VADDPS Z2, Z3, Z3
+	VADDPS 328(SP), Z3, Z3
+	VCMPPS $0x12, Z3, Z1, K1, K1
+	KMOVW  K1, R10
+	JMP    joincopy
+
+skipcopy:
+	XORL R10, R10
+
+joincopy:
+	JMP keep
+
+flush:
+	// The run ended on a group boundary: store its last word unless it is full and stored.
+	TESTQ R13, R13
+	JZ    next
+	MOVQ  R12, (R8)
+	ADDQ  $0x00000008, R8
+
+next:
+	CMPQ R9, (SP)
+	JB   run
 	VZEROUPPER
 	RET

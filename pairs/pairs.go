@@ -14,8 +14,8 @@
 // test calls overlapping can be dropped: when the test says two boxes overlap,
 // their exact rectangles are within √2 times the band of each other. After
 // sorting by interval start, the candidates of a box are the contiguous run of
-// later boxes that start before it ends; each run goes straight into the
-// one-against-many kernel. Boxes that fail obb.Box.Validate (NaN, infinities,
+// later boxes that start before it ends. The runs of a few hundred boxes
+// go to the kernel together, in one call of kernel.OverlapsRuns. Boxes that fail obb.Box.Validate (NaN, infinities,
 // negative extents, axes that are not unit length), for which the band does
 // not hold, are tested against every box by the scalar test, so the result
 // equals the brute-force answer for every input.
@@ -117,8 +117,8 @@ const sideKey = math.MaxUint32
 type worker struct {
 	tmp        []uint64 // a group's keys in sorted order
 	count      []int32  // a group's boxes per bucket
-	bits       []uint64
-	hits       []int32
+	runs       []int32  // candidate runs: query position, first and end candidate position
+	bits       []uint64 // the runs' bitsets
 	found      []Pair
 	candidates int // boxes handed to the kernel in this pass
 }
@@ -505,16 +505,6 @@ func (s *sorted) firstAbove(from int, v float32, orEqual bool) int {
 	return l
 }
 
-// query makes sorted box p the kernel's query box.
-func (s *sorted) query(p int) kernel.Query {
-	b := &s.boxes
-	return kernel.NewQuery(obb.Box{
-		Center: obb.Vec2{X: b.CX[p], Y: b.CY[p]},
-		Axis:   obb.Vec2{X: b.UX[p], Y: b.UY[p]},
-		Half:   obb.Vec2{X: b.HX[p], Y: b.HY[p]},
-	})
-}
-
 // All appends to dst every pair (I, J), I < J, of boxes of b that overlap, as
 // obb.Box.Overlaps decides, sorted by I then J, and returns the extended
 // slice. It panics if b's columns differ in length or b has more than
@@ -594,26 +584,6 @@ func checkSize(b *soa.Boxes) {
 	}
 }
 
-// overlapping runs the kernel on one candidate run and returns the offsets
-// of the overlapping boxes within it, in w's scratch.
-func (w *worker) overlapping(q *kernel.Query, run *soa.Boxes) []int32 {
-	words := kernel.Words(run.Len())
-	if cap(w.bits) < words {
-		w.bits = make([]uint64, words)
-	}
-	set := w.bits[:words]
-	kernel.Overlaps(q, run, set)
-	hits := w.hits[:0]
-	for i, word := range set {
-		for word != 0 {
-			hits = append(hits, int32(i*64+bits.TrailingZeros64(word)))
-			word &= word - 1
-		}
-	}
-	w.hits = hits
-	return hits
-}
-
 // steps does the work of positions [start, end) of the current phase.
 func (f *Finder) steps(w *worker, start, end int) {
 	switch f.phase {
@@ -625,55 +595,76 @@ func (f *Finder) steps(w *worker, start, end int) {
 		for g := start; g < end; g++ {
 			f.dst.sortGroup(w, g)
 		}
-	default:
+	case phaseAll:
+		s := &f.a
+		runs := w.runs[:0]
 		for p := start; p < end; p++ {
-			f.step(w, p)
+			if e := s.firstAbove(p+1, s.hi[p], false); e > p+1 {
+				runs = append(runs, int32(p), int32(p+1), int32(e))
+			}
+		}
+		w.runs = runs
+		w.sweep(s, s, runs, func(p, j int32) Pair { return ordered(s.index[p], s.index[j]) })
+	default:
+		// Pass 1 (positions below len(a)): moving box p against the statics
+		// whose interval starts within its own. Pass 2: static box p against
+		// the movings whose interval starts strictly inside its own. Every
+		// pair of overlapping intervals is met exactly once.
+		a, b := &f.a, &f.b
+		if na := len(a.start); start < na {
+			w.runs = between(w.runs[:0], a, b, start, min(end, na), true)
+			w.sweep(a, b, w.runs, func(p, j int32) Pair { return Pair{a.index[p], b.index[j]} })
+			start = na
+		}
+		if start < end {
+			na := len(a.start)
+			w.runs = between(w.runs[:0], b, a, start-na, end-na, false)
+			w.sweep(b, a, w.runs, func(p, j int32) Pair { return Pair{a.index[j], b.index[p]} })
 		}
 	}
 }
 
-// step does the work of position p of phaseAll or phaseBetween: one box's
-// candidate run through the kernel into w.found.
-func (f *Finder) step(w *worker, p int) {
-	if f.phase == phaseAll {
-		s := &f.a
-		end := s.firstAbove(p+1, s.hi[p], false)
-		if end <= p+1 {
-			return
-		}
-		q := s.query(p)
-		run := s.boxes.Slice(p+1, end)
-		w.candidates += run.Len()
-		for _, k := range w.overlapping(&q, &run) {
-			w.found = append(w.found, ordered(s.index[p], s.index[p+1+int(k)]))
-		}
-		return
-	}
-	// Pass 1 (p < len(a)): moving box p against the statics whose interval
-	// starts within its own. Pass 2: static box p against the movings whose
-	// interval starts strictly inside its own. Every pair of overlapping
-	// intervals is met exactly once.
-	a, b := &f.a, &f.b
-	from, to := a, b
-	pass1 := p < len(a.start)
-	if !pass1 {
-		from, to, p = b, a, p-len(a.start)
-	}
-	start := to.firstAbove(0, unsortable(from.start[p]), pass1)
-	end := to.firstAbove(start, from.hi[p], false)
-	if end <= start {
-		return
-	}
-	q := from.query(p)
-	run := to.boxes.Slice(start, end)
-	w.candidates += run.Len()
-	for _, k := range w.overlapping(&q, &run) {
-		if pass1 {
-			w.found = append(w.found, Pair{a.index[p], b.index[start+int(k)]})
-		} else {
-			w.found = append(w.found, Pair{a.index[start+int(k)], b.index[p]})
+// between appends the non-empty candidate runs of boxes [start, end) of from
+// among the boxes of to: those whose interval starts inside the box's own,
+// at its start too when atStart.
+func between(runs []int32, from, to *sorted, start, end int, atStart bool) []int32 {
+	for p := start; p < end; p++ {
+		lo := to.firstAbove(0, unsortable(from.start[p]), atStart)
+		if hi := to.firstAbove(lo, from.hi[p], false); hi > lo {
+			runs = append(runs, int32(p), int32(lo), int32(hi))
 		}
 	}
+	return runs
+}
+
+// sweep hands the candidate runs, triples of a query position in qs and a
+// range of positions in cand, to the kernel in one call, and appends the
+// pair that pair(query position, candidate position) makes of every
+// overlapping candidate to w.found.
+func (w *worker) sweep(qs, cand *sorted, runs []int32, pair func(p, j int32) Pair) {
+	words := 0
+	for k := 0; k < len(runs); k += 3 {
+		words += kernel.Words(int(runs[k+2] - runs[k+1]))
+		w.candidates += int(runs[k+2] - runs[k+1])
+	}
+	if cap(w.bits) < words {
+		w.bits = make([]uint64, words)
+	}
+	set := w.bits[:words]
+	kernel.OverlapsRuns(&qs.boxes, &cand.boxes, runs, set)
+	found := w.found
+	for k := 0; k < len(runs); k += 3 {
+		p, lo := runs[k], runs[k+1]
+		n := kernel.Words(int(runs[k+2] - lo))
+		for i, word := range set[:n] {
+			for word != 0 {
+				found = append(found, pair(p, lo+int32(i*64+bits.TrailingZeros64(word))))
+				word &= word - 1
+			}
+		}
+		set = set[n:]
+	}
+	w.found = found
 }
 
 // parallel does the current phase's work for every position in [0, n), on

@@ -78,28 +78,26 @@ func (w width) and(a, b Op, dst VecVirtual) {
 	}
 }
 
-// absMask is eight float32 sign-clearing masks (0x7fffffff); tailMask is
-// eight all-ones lanes then eight zero lanes, so the 32 bytes at
-// tailMask+4*(8-r) enable the first r lanes of a YMM register.
-var absMask, tailMask Mem
+// absMask is the float32 sign-clearing mask 0x7fffffff; laneIndex is the
+// int32 lane numbers 0..7, against which the AVX2 tails compare the number
+// of boxes left to enable their lanes.
+var absMask, laneIndex Mem
 
 func main() {
 	ConstraintExpr("amd64,gc,!purego")
 
 	absMask = GLOBL("absmask", RODATA|NOPTR)
 	DATA(0, U32(0x7fffffff))
-	tailMask = GLOBL("tailmask", RODATA|NOPTR)
-	for i := 0; i < 16; i++ {
-		v := uint32(0)
-		if i < 8 {
-			v = 0xffffffff
-		}
-		DATA(4*i, U32(v))
+	laneIndex = GLOBL("laneindex", RODATA|NOPTR)
+	for i := 0; i < 8; i++ {
+		DATA(4*i, U32(uint32(i)))
 	}
 
 	kernel(width{name: "AVX2", lanes: 8})
 	kernel(width{name: "AVX512", lanes: 16, avx512: true})
 	pairKernel()
+	runKernel(width{name: "AVX2", lanes: 8})
+	runKernel(width{name: "AVX512", lanes: 16, avx512: true})
 	Generate()
 }
 
@@ -122,7 +120,8 @@ func kernel(w width) {
 		cols[c] = Load(Param(name).Base(), GP64())
 	}
 	out := Load(Param("out").Base(), GP64())
-	n := Load(Param("cx").Len(), GP64())
+	n := GP64()
+	Load(Param("cx").Len(), n)
 
 	Comment("Broadcast the query box to every lane.")
 	var q query
@@ -176,17 +175,9 @@ func kernel(w width) {
 			SHLQ(U8(w.lanes*g), m)
 			ORQ(m, bits)
 		}
-		SHLXQ(shift, bits, bits)
-		ORQ(bits, acc)
-		ADDQ(U32(groups*w.lanes), shift)
 		ADDQ(U32(groups*w.lanes), i)
 		SUBQ(U32(groups*w.lanes), n)
-		CMPQ(shift, U32(64))
-		JNE(LabelRef(label))
-		MOVQ(acc, Mem{Base: out})
-		ADDQ(U32(8), out)
-		XORQ(acc, acc)
-		XORQ(shift, shift)
+		addBits(bits, acc, shift, out, groups*w.lanes, label)
 		JMP(LabelRef(label))
 	}
 	Comment(fmt.Sprintf("Whole groups of %d boxes, %d per iteration; a full bitset word is stored every %d groups.", w.lanes, unroll, 64/w.lanes),
@@ -206,30 +197,7 @@ func kernel(w width) {
 	JZ(LabelRef("flush"))
 	stack := AllocLocal(6 * 4 * w.lanes)
 	onStack := func(c int) Mem { return stack.Offset(c * 4 * w.lanes) }
-	tmp := w.vec()
-	if w.avx512 {
-		k := K()
-		ones := GP64()
-		MOVQ(I32(-1), ones)
-		BZHIQ(n, ones, ones)
-		KMOVW(ones.As32(), k)
-		for c := range cols {
-			VMOVUPS_Z(full(c), k, tmp)
-			VMOVUPS(tmp, onStack(c))
-		}
-	} else {
-		lanes := YMM()
-		table := GP64()
-		neg := GP64()
-		LEAQ(tailMask, table)
-		MOVQ(n, neg)
-		NEGQ(neg)
-		VMOVDQU(Mem{Base: table, Index: neg, Scale: 4, Disp: 32}, lanes)
-		for c := range cols {
-			VMASKMOVPS(full(c), lanes, tmp)
-			VMOVUPS(tmp, onStack(c))
-		}
-	}
+	copyFirst(w, n, full, onStack)
 	m := group(w, q, abs, onStack, "tail")
 	BZHIQ(n, m, m)
 	SHLXQ(shift, m, m)
@@ -238,6 +206,51 @@ func kernel(w width) {
 
 	Label("flush")
 	storeLastWord(acc, shift, out)
+}
+
+// addBits shifts a group's bits (count of them) into the word acc above the
+// shift bits already there. When that fills the word it stores it at out,
+// advances out and starts an empty word; otherwise it jumps to notFull.
+func addBits(bits, acc, shift, out Register, count int, notFull string) {
+	SHLXQ(shift, bits, bits)
+	ORQ(bits, acc)
+	ADDQ(U32(count), shift)
+	CMPQ(shift, U32(64))
+	JNE(LabelRef(notFull))
+	MOVQ(acc, Mem{Base: out})
+	ADDQ(U32(8), out)
+	XORQ(acc, acc)
+	XORQ(shift, shift)
+}
+
+// copyFirst copies the first count boxes (fewer than a group) of the columns
+// at col to the stack group at onStack, with zeros in the other lanes. The
+// masked loads never touch memory of a disabled lane, so a group that would
+// cross the columns' end reads only inside them. The AVX2 lane mask comes
+// from comparing count with the lane numbers, which needs no general
+// register: the run kernel has none to spare there.
+func copyFirst(w width, count GPVirtual, col, onStack func(c int) Mem) {
+	tmp := w.vec()
+	if w.avx512 {
+		k := K()
+		ones := GP64()
+		MOVQ(I32(-1), ones)
+		BZHIQ(count, ones, ones)
+		KMOVW(ones.As32(), k)
+		for c := 0; c < 6; c++ {
+			VMOVUPS_Z(col(c), k, tmp)
+			VMOVUPS(tmp, onStack(c))
+		}
+		return
+	}
+	lanes, broadcast := YMM(), YMM()
+	VMOVD(count.As32(), broadcast.AsX())
+	VPBROADCASTD(broadcast.AsX(), broadcast)
+	VPCMPGTD(laneIndex, broadcast, lanes) // lane l: count > l
+	for c := 0; c < 6; c++ {
+		VMASKMOVPS(col(c), lanes, tmp)
+		VMOVUPS(tmp, onStack(c))
+	}
 }
 
 // storeLastWord ends a kernel: it stores the bitset's last, partial word

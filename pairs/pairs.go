@@ -117,6 +117,7 @@ const sideKey = math.MaxUint32
 type worker struct {
 	tmp        []uint64 // a group's keys in sorted order
 	count      []int32  // a group's boxes per bucket
+	bucketOf   []uint8  // each of a group's boxes' bucket within the group
 	runs       []int32  // candidate runs: query position, first and end candidate position
 	bits       []uint64 // the runs' bitsets
 	found      []Pair
@@ -214,6 +215,10 @@ const (
 	groupSize       = boxesPerBucket * bucketsPerGroup
 )
 
+// A box's bucket within its group, at most bucketsPerGroup in the last
+// group, must fit the uint8 that sortGroup keeps it in.
+const _ uint8 = bucketsPerGroup
+
 // initBuckets sizes the bucket index and the groups for m boxes whose
 // sortable starts run from first to last, sets the mapping from a start to
 // its bucket, and returns the number of groups.
@@ -292,8 +297,16 @@ func (s *sorted) sortGroup(w *worker, g int) {
 	count := growInt32(&w.count, kEnd-k0+1)
 	clear(count)
 	keys := s.partKeys[start:end]
-	for _, k := range keys {
-		count[s.bucketOf(unsortable(uint32(k>>32)))-k0+1]++
+	// Each key's bucket within the group (fewer than 256 of them), kept
+	// from the count for the placing.
+	if cap(w.bucketOf) < len(keys) {
+		w.bucketOf = make([]uint8, len(keys))
+	}
+	local := w.bucketOf[:len(keys)]
+	for i, k := range keys {
+		b := s.bucketOf(unsortable(uint32(k>>32))) - k0
+		local[i] = uint8(b)
+		count[b+1]++
 	}
 	for b := range count[1:] {
 		count[b+1] += count[b]
@@ -302,8 +315,8 @@ func (s *sorted) sortGroup(w *worker, g int) {
 		s.bucket[k0+b] = int32(start) + c
 	}
 	placed := growUint64(&w.tmp, len(keys))
-	for _, k := range keys {
-		b := s.bucketOf(unsortable(uint32(k>>32))) - k0
+	for i, k := range keys {
+		b := local[i]
 		placed[count[b]] = k
 		count[b]++
 	}
@@ -491,12 +504,17 @@ func (s *sorted) firstAbove(from int, v float32, orEqual bool) int {
 	if orEqual {
 		kv--
 	}
+	// The step is masked in rather than branched on: a data-dependent
+	// branch here mispredicts about every other time, and the compiler
+	// turns the 0-or-1 assignment into a SETcc.
 	size := h - l  // the answer is in [l, l+size]
 	for size > 1 { // halve the range, keeping the answer in it
 		half := size >> 1
+		below := 0
 		if keys[l+half-1] <= kv {
-			l += half
+			below = 1
 		}
+		l += half & -below
 		size -= half
 	}
 	if size == 1 && keys[l] <= kv {

@@ -58,8 +58,8 @@ type Finder struct {
 	Workers int
 
 	a, b  sorted
-	phase int // what parallel's positions are: phaseBounds, phaseGather, phaseAll, phaseBetween
-	// In phaseBounds and phaseGather: the set being sorted, and the axis.
+	phase int // what parallel's positions are: see the phase constants
+	// In the phases of build: the set being sorted, and the axis.
 	src      *soa.Boxes
 	dst      *sorted
 	useY     bool
@@ -92,7 +92,11 @@ type sorted struct {
 	part       []record
 	partKeys   []uint64
 	groupStart []int32 // group g is part[groupStart[g]:groupStart[g+1]]
-	groupFill  []int32 // scatter's next position in each group
+	// The partition splits the indices into ranges: row r
+	// of fill (groups entries) holds range r's boxes per group, then its
+	// next position in each group.
+	groups, ranges int
+	fill           []int32
 	// bucket[k] is the first sorted position whose start maps to bucket k
 	// or later, start -> (start-bucketLo)*bucketScale: a coarse index over
 	// the starts that brackets firstAbove's answer. Group g holds the boxes
@@ -154,8 +158,9 @@ const padFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 
 // build sorts b into s along the chosen axis. The intervals are computed on
 // all workers. The sort then partitions the records by bucket into groups
-// of about groupSize boxes, in one pass that reads them in index order, and
-// sorts and gathers each group on all workers (sortGroup). Boxes with equal
+// of about groupSize boxes (the workers count and place fixed ranges of
+// the indices, each read in index order), and sorts and gathers each group
+// on all workers (sortGroup). Boxes with equal
 // starts keep index order, so the result is the same for any number of
 // workers.
 //
@@ -189,19 +194,33 @@ func (f *Finder) build(s *sorted, b *soa.Boxes, useY bool) {
 	s.resize(m)
 	groups := s.initBuckets(m, first, last)
 
-	// Partition: count each group, then place every record after the
-	// records of earlier groups, keeping index order within a group.
+	// Partition: count each range's boxes per group, then place every
+	// record after the records of earlier groups and, within its group,
+	// after those of earlier ranges, so that a group keeps index order. The
+	// ranges are fixed slices of the indices, so the result does not depend
+	// on which goroutine takes which; there are a few per worker, so that a
+	// worker the machine stalls does not hold up the others.
+	ranges := 1
+	if w := f.workers(); w > 1 {
+		ranges = rangesPerWorker * w
+	}
+	s.groups, s.ranges = groups, ranges
+	s.fill = growInt32(&s.fill, ranges*groups)
+	f.phase = phaseCount
+	f.parallel(ranges, 1)
 	gs := s.groupStart[:groups+1]
-	clear(gs)
-	for _, k := range s.keys {
-		if start := uint32(k >> 32); start != sideKey {
-			gs[s.groupOf(unsortable(start))+1]++
+	gs[0] = 0
+	for g := 0; g < groups; g++ {
+		at := gs[g]
+		for r := 0; r < ranges; r++ { // the range's count becomes its first position
+			c := s.fill[r*groups+g]
+			s.fill[r*groups+g] = at
+			at += c
 		}
+		gs[g+1] = at
 	}
-	for g := 1; g <= groups; g++ {
-		gs[g] += gs[g-1]
-	}
-	s.scatter(gs)
+	f.phase = phaseScatter
+	f.parallel(ranges, 1)
 
 	f.phase = phaseGather
 	f.parallel(groups, 1)
@@ -248,18 +267,38 @@ func (s *sorted) groupOf(v float32) int {
 	return min(s.bucketOf(v)/bucketsPerGroup, len(s.groupStart)-2)
 }
 
-// scatter places each valid box's record in part, after the groups before
-// its own and after the boxes of its group with lower indices, with its
-// start and position in partKeys. gs holds the groups' first positions.
-func (s *sorted) scatter(gs []int32) {
-	groups := len(gs) - 1
-	if cap(s.groupFill) < groups {
-		s.groupFill = make([]int32, groups)
+// rangesPerWorker is how many index ranges the partition makes per worker
+// when there is more than one.
+const rangesPerWorker = 4
+
+// indexRange returns range r of the partition's ranges of box indices.
+func (s *sorted) indexRange(r int) (start, end int) {
+	n := len(s.keys)
+	return r * n / s.ranges, (r + 1) * n / s.ranges
+}
+
+// countRange counts the valid boxes of index range r per group, into the
+// range's row of fill.
+func (s *sorted) countRange(r int) {
+	count := s.fill[r*s.groups : (r+1)*s.groups]
+	clear(count)
+	start, end := s.indexRange(r)
+	for _, k := range s.keys[start:end] {
+		if start := uint32(k >> 32); start != sideKey {
+			count[s.groupOf(unsortable(start))]++
+		}
 	}
-	fill := s.groupFill[:groups]
-	copy(fill, gs)
+}
+
+// scatterRange places each valid box of index range r in part, at the next
+// position of the range's row of fill for its group, with its start and
+// position in partKeys.
+func (s *sorted) scatterRange(r int) {
+	fill := s.fill[r*s.groups : (r+1)*s.groups]
 	part, partKeys := s.part[:len(s.keys)], s.partKeys[:len(s.keys)]
-	for i, k := range s.keys {
+	start, end := s.indexRange(r)
+	for i := start; i < end; i++ {
+		k := s.keys[i]
 		start := uint32(k >> 32)
 		if start == sideKey {
 			continue
@@ -609,6 +648,14 @@ func (f *Finder) steps(w *worker, start, end int) {
 		for p := start; p < end; p++ {
 			f.interval(p)
 		}
+	case phaseCount:
+		for r := start; r < end; r++ {
+			f.dst.countRange(r)
+		}
+	case phaseScatter:
+		for r := start; r < end; r++ {
+			f.dst.scatterRange(r)
+		}
 	case phaseGather:
 		for g := start; g < end; g++ {
 			f.dst.sortGroup(w, g)
@@ -694,7 +741,7 @@ func (f *Finder) parallel(n, chunk int) {
 	for len(f.wk) < workers {
 		f.wk = append(f.wk, worker{})
 	}
-	if f.phase != phaseBounds && f.phase != phaseGather {
+	if f.phase == phaseAll || f.phase == phaseBetween {
 		for i := range f.wk {
 			f.wk[i].found = f.wk[i].found[:0]
 			f.wk[i].candidates = 0
@@ -727,8 +774,10 @@ const chunk = 256
 
 // The phases of a pass that run on all workers.
 const (
-	phaseBounds = iota // each box's record and interval
-	phaseGather        // the records copied into sorted order
+	phaseBounds  = iota // each box's record and interval
+	phaseCount          // each index range's boxes per group
+	phaseScatter        // each index range's records placed in their groups
+	phaseGather         // each group sorted and copied into sorted order
 	phaseAll
 	phaseBetween
 )

@@ -63,7 +63,9 @@ type Finder struct {
 	src      *soa.Boxes
 	dst      *sorted
 	useY     bool
-	filter   []uint64 // Filter's bitset
+	filter   []uint64      // Filter's bitset
+	axisSets [2]*soa.Boxes // In phaseAxis: the sets (the second may be nil)
+	moments  []moments     // and their blocks' sums
 	wk       []worker
 	wg       sync.WaitGroup
 	next     atomic.Int64
@@ -76,10 +78,11 @@ type Finder struct {
 // contiguous slice the kernel can read.
 type sorted struct {
 	boxes   soa.Boxes
-	start   []uint32  // padded sweep interval's start as sortable(lo), in sorted order
-	hi      []float32 // padded sweep interval's end, in sorted order
-	index   []int32   // original index of each sorted box
-	special []int32   // original indices of boxes for the side path (invalid)
+	start   []uint32    // padded sweep interval's start as sortable(lo), in sorted order
+	hi      []float32   // padded sweep interval's end, in sorted order
+	index   []int32     // original index of each sorted box
+	special []int32     // original indices of boxes for the side path (invalid)
+	stats   []chunkStat // each chunk's starts and side-path count, from intervals
 	// keys holds sortable(lo) << 32 | index for every box, by original
 	// index; boxes for the side path have the start sideKey.
 	keys []uint64
@@ -128,23 +131,59 @@ type worker struct {
 	candidates int // boxes handed to the kernel in this pass
 }
 
-// sweepAxis reports whether the centers spread more along y than along x.
-func sweepAxis(sets ...*soa.Boxes) (useY bool) {
-	var n, sx, sy, sxx, syy float64
-	for _, b := range sets {
-		for i := range b.CX {
-			x, y := float64(b.CX[i]), float64(b.CY[i])
-			if math.IsNaN(x+y) || math.IsInf(x+y, 0) {
-				continue
-			}
-			n++
-			sx, sy, sxx, syy = sx+x, sy+y, sxx+x*x, syy+y*y
+// sweepAxis reports whether the centers of the sets spread more along y
+// than along x. The sums run on all workers, over fixed blocks of axisBlock
+// boxes added in block order, so the answer does not depend on the number of
+// workers.
+func (f *Finder) sweepAxis(a, b *soa.Boxes) (useY bool) {
+	f.axisSets = [2]*soa.Boxes{a, b}
+	blocks := 0
+	for _, set := range f.axisSets {
+		if set != nil {
+			blocks += (set.Len() + axisBlock - 1) / axisBlock
 		}
 	}
-	if n == 0 {
+	if cap(f.moments) < blocks {
+		f.moments = make([]moments, blocks)
+	}
+	f.moments = f.moments[:blocks]
+	f.phase = phaseAxis
+	f.parallel(blocks, 1)
+	var t moments
+	for _, m := range f.moments {
+		t = moments{t.n + m.n, t.sx + m.sx, t.sy + m.sy, t.sxx + m.sxx, t.syy + m.syy}
+	}
+	if t.n == 0 {
 		return false
 	}
-	return syy-sy*sy/n > sxx-sx*sx/n
+	return t.syy-float64(t.sy*t.sy)/t.n > t.sxx-float64(t.sx*t.sx)/t.n
+}
+
+// axisBlock is how many centers one partial sum of sweepAxis covers.
+const axisBlock = 4096
+
+// moments are the count, sums and sums of squares of a block's finite
+// centers.
+type moments struct{ n, sx, sy, sxx, syy float64 }
+
+// blockMoments sums block k of the sets sweepAxis was given (the first
+// set's blocks, then the second's) into f.moments[k].
+func (f *Finder) blockMoments(k int) {
+	b, block := f.axisSets[0], k
+	if first := (b.Len() + axisBlock - 1) / axisBlock; block >= first {
+		b, block = f.axisSets[1], block-first
+	}
+	end := min((block+1)*axisBlock, b.Len())
+	var m moments
+	for i := block * axisBlock; i < end; i++ {
+		x, y := float64(b.CX[i]), float64(b.CY[i])
+		if math.IsNaN(x+y) || math.IsInf(x+y, 0) {
+			continue
+		}
+		// float64(x*x): no fused multiply-add, so every CPU picks the same axis.
+		m = moments{m.n + 1, m.sx + x, m.sy + y, m.sxx + float64(x*x), m.syy + float64(y*y)}
+	}
+	f.moments[k] = m
 }
 
 // padFactor is the relative widening of every valid box's sweep interval:
@@ -175,20 +214,29 @@ func (f *Finder) build(s *sorted, b *soa.Boxes, useY bool) {
 		s.keys, s.partKeys = make([]uint64, n), make([]uint64, n)
 	}
 	s.recs, s.keys = s.recs[:n], s.keys[:n]
+	if chunks := (n + chunk - 1) / chunk; cap(s.stats) < chunks {
+		s.stats = make([]chunkStat, chunks)
+	} else {
+		s.stats = s.stats[:chunks]
+	}
 	f.src, f.dst, f.useY = b, s, useY
 	f.phase = phaseBounds
 	f.parallel(n, chunk)
 
-	// The range of the starts, and the side path's boxes in index order.
+	// The range of the starts, and the side path's boxes in index order
+	// from the chunks that have any.
 	s.special = s.special[:0]
 	first, last := uint32(sideKey), uint32(0)
-	for i, k := range s.keys {
-		start := uint32(k >> 32)
-		if start == sideKey {
-			s.special = append(s.special, int32(i))
+	for c, st := range s.stats {
+		first, last = min(first, st.first), max(last, st.last)
+		if st.special == 0 {
 			continue
 		}
-		first, last = min(first, start), max(last, start)
+		for i := c * chunk; i < min((c+1)*chunk, n); i++ {
+			if s.keys[i]>>32 == sideKey {
+				s.special = append(s.special, int32(i))
+			}
+		}
 	}
 	m := n - len(s.special)
 	s.resize(m)
@@ -405,11 +453,12 @@ func growUint64(buf *[]uint64, n int) []uint64 {
 }
 
 // interval copies box i into its record and its key with its padded sweep
-// interval, or gives the box the side path's key. It reads the columns
+// interval, or gives the box the side path's key, and returns the key's
+// start. It reads the columns
 // directly and computes only the sweep axis's extent: this runs for every
 // box on every pass, so it has no data-dependent branch (directed rounding,
 // which picks a direction per value, cost a mispredicted branch per bound).
-func (f *Finder) interval(i int) {
+func (f *Finder) interval(i int) (start uint32) {
 	b, s := f.src, f.dst
 	cx, cy, ux, uy, hx, hy := b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i]
 	// The band holds for valid boxes only: NaN, infinities, negative
@@ -417,7 +466,7 @@ func (f *Finder) interval(i int) {
 	box := obb.Box{Center: obb.Vec2{X: cx, Y: cy}, Axis: obb.Vec2{X: ux, Y: uy}, Half: obb.Vec2{X: hx, Y: hy}}
 	if !box.Valid() {
 		s.keys[i] = sideKey<<32 | uint64(i)
-		return
+		return sideKey
 	}
 	// Extent along x is hx·|ux| + hy·|uy|; along y, hx·|uy| + hy·|ux|.
 	c, along, across := cx, ux, uy
@@ -427,10 +476,35 @@ func (f *Finder) interval(i int) {
 	lo, hi := sweepBounds(float64(c), float64(hx), float64(hy), float64(along), float64(across))
 	if !f32.Finite(lo) || !f32.Finite(hi) {
 		s.keys[i] = sideKey<<32 | uint64(i)
-		return
+		return sideKey
 	}
-	s.keys[i] = uint64(sortable(lo))<<32 | uint64(i)
+	start = sortable(lo)
+	s.keys[i] = uint64(start)<<32 | uint64(i)
 	s.recs[i] = record{cx, cy, ux, uy, hx, hy, hi, int32(i)}
+	return start
+}
+
+// intervals runs interval on boxes [start, end), at most one chunk starting
+// at a multiple of chunk, and notes the chunk's range of starts and its
+// number of boxes for the side path in dst.stats, so that build needs no
+// serial pass over all the keys.
+func (f *Finder) intervals(start, end int) {
+	st := chunkStat{first: sideKey}
+	for i := start; i < end; i++ {
+		k := f.interval(i)
+		if k == sideKey {
+			st.special++
+			continue
+		}
+		st.first, st.last = min(st.first, k), max(st.last, k)
+	}
+	f.dst.stats[start/chunk] = st
+}
+
+// chunkStat is what intervals notes of one chunk of boxes.
+type chunkStat struct {
+	first, last uint32 // the lowest and highest start; sideKey and 0 when none
+	special     int    // boxes for the side path
 }
 
 // sweepBounds returns float32 bounds lo ≤ c - e - w and hi ≥ c + e + w, for
@@ -568,7 +642,7 @@ func (s *sorted) firstAbove(from int, v float32, orEqual bool) int {
 // math.MaxInt32 boxes.
 func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 	checkSize(b)
-	useY := sweepAxis(b)
+	useY := f.sweepAxis(b, nil)
 	f.build(&f.a, b, useY)
 	s := &f.a
 	f.phase = phaseAll
@@ -597,7 +671,7 @@ func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 	checkSize(moving)
 	checkSize(static)
-	useY := sweepAxis(moving, static)
+	useY := f.sweepAxis(moving, static)
 	f.build(&f.a, moving, useY)
 	f.build(&f.b, static, useY)
 	a, b := &f.a, &f.b
@@ -644,9 +718,13 @@ func checkSize(b *soa.Boxes) {
 // steps does the work of positions [start, end) of the current phase.
 func (f *Finder) steps(w *worker, start, end int) {
 	switch f.phase {
+	case phaseAxis:
+		for k := start; k < end; k++ {
+			f.blockMoments(k)
+		}
 	case phaseBounds:
-		for p := start; p < end; p++ {
-			f.interval(p)
+		for c := start; c < end; c += chunk {
+			f.intervals(c, min(c+chunk, end))
 		}
 	case phaseCount:
 		for r := start; r < end; r++ {
@@ -774,7 +852,8 @@ const chunk = 256
 
 // The phases of a pass that run on all workers.
 const (
-	phaseBounds  = iota // each box's record and interval
+	phaseAxis    = iota // sums of the centers, for the sweep axis
+	phaseBounds         // each box's record and interval
 	phaseCount          // each index range's boxes per group
 	phaseScatter        // each index range's records placed in their groups
 	phaseGather         // each group sorted and copied into sorted order

@@ -155,3 +155,47 @@ func bucketsByScan(s *sorted) {
 		s.bucket[k] = int32(p)
 	}
 }
+
+// TestSweepAxisFollowsTheSpread checks the axis choice on sets of several
+// sum blocks, alone and with a second set, for 1 and 2 workers: centers
+// spread along y pick y, along x pick x, and NaN or infinite centers are
+// left out of the sums.
+func TestSweepAxisFollowsTheSpread(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	line := func(n int, alongY bool) *soa.Boxes {
+		var b soa.Boxes
+		for i := 0; i < n; i++ {
+			long, short := float32(r.Float64()*1000), float32(r.Float64()*10)
+			c := obb.Vec2{X: long, Y: short}
+			if alongY {
+				c = obb.Vec2{X: short, Y: long}
+			}
+			b.Append(obb.New(c, 1, 1, 0))
+		}
+		return &b
+	}
+	for _, workers := range []int{1, 2} {
+		f := Finder{Workers: workers}
+		for _, n := range []int{1, axisBlock - 1, 3*axisBlock + 5} {
+			for _, alongY := range []bool{false, true} {
+				b := line(n, alongY)
+				if n > 1 {
+					// A far-off NaN or infinite center must not count.
+					b.CX[n/2], b.CY[n/3] = float32(math.NaN()), float32(math.Inf(1))
+				}
+				if got := f.sweepAxis(b, nil); got != (alongY && n > 1) {
+					t.Errorf("workers=%d n=%d spread along y=%v: sweepAxis says y=%v", workers, n, alongY, got)
+				}
+				// A second, short set spread the other way does not outweigh it.
+				if n > axisBlock {
+					if got := f.sweepAxis(b, line(100, !alongY)); got != alongY {
+						t.Errorf("workers=%d n=%d with a second set: sweepAxis says y=%v, want %v", workers, n, got, alongY)
+					}
+					if got := f.sweepAxis(line(100, !alongY), b); got != alongY {
+						t.Errorf("workers=%d n=%d as the second set: sweepAxis says y=%v, want %v", workers, n, got, alongY)
+					}
+				}
+			}
+		}
+	}
+}

@@ -156,10 +156,10 @@ func bucketsByScan(s *sorted) {
 	}
 }
 
-// TestSweepAxisFollowsTheSpread checks the axis choice on sets of several
-// sum blocks, alone and with a second set, for 1 and 2 workers: centers
-// spread along y pick y, along x pick x, and NaN or infinite centers are
-// left out of the sums.
+// TestSweepAxisFollowsTheSpread checks the axis choice on sets shorter
+// and longer than its sample: centers spread along y pick y, along x pick x,
+// NaN or infinite centers are left out, and a second, short set spread the
+// other way weighs as little as its size.
 func TestSweepAxisFollowsTheSpread(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 6))
 	line := func(n int, alongY bool) *soa.Boxes {
@@ -174,26 +174,25 @@ func TestSweepAxisFollowsTheSpread(t *testing.T) {
 		}
 		return &b
 	}
-	for _, workers := range []int{1, 2} {
-		f := Finder{Workers: workers}
-		for _, n := range []int{1, axisBlock - 1, 3*axisBlock + 5} {
-			for _, alongY := range []bool{false, true} {
-				b := line(n, alongY)
-				if n > 1 {
-					// A far-off NaN or infinite center must not count.
-					b.CX[n/2], b.CY[n/3] = float32(math.NaN()), float32(math.Inf(1))
+	for _, n := range []int{1, axisSamples - 1, 5*axisSamples + 3} {
+		for _, alongY := range []bool{false, true} {
+			b := line(n, alongY)
+			if n > 1 {
+				// A NaN or infinite center must not count.
+				b.CX[0], b.CY[axisSamples-2] = float32(math.NaN()), float32(math.Inf(1))
+			}
+			if got := sweepAxis(b); got != (alongY && n > 1) {
+				t.Errorf("n=%d spread along y=%v: sweepAxis says y=%v", n, alongY, got)
+			}
+			if n > axisSamples {
+				// 8,000 boxes spread the other way, all in the sample,
+				// against 20,483 of which the sample keeps 4,097 with
+				// weight 5: the larger set wins.
+				if got := sweepAxis(b, line(8000, !alongY)); got != alongY {
+					t.Errorf("n=%d with a second set: sweepAxis says y=%v, want %v", n, got, alongY)
 				}
-				if got := f.sweepAxis(b, nil); got != (alongY && n > 1) {
-					t.Errorf("workers=%d n=%d spread along y=%v: sweepAxis says y=%v", workers, n, alongY, got)
-				}
-				// A second, short set spread the other way does not outweigh it.
-				if n > axisBlock {
-					if got := f.sweepAxis(b, line(100, !alongY)); got != alongY {
-						t.Errorf("workers=%d n=%d with a second set: sweepAxis says y=%v, want %v", workers, n, got, alongY)
-					}
-					if got := f.sweepAxis(line(100, !alongY), b); got != alongY {
-						t.Errorf("workers=%d n=%d as the second set: sweepAxis says y=%v, want %v", workers, n, got, alongY)
-					}
+				if got := sweepAxis(line(8000, !alongY), b); got != alongY {
+					t.Errorf("n=%d as the second set: sweepAxis says y=%v, want %v", n, got, alongY)
 				}
 			}
 		}

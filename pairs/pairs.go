@@ -11,11 +11,12 @@
 // [Finder.All] is a sort-and-sweep broad phase. Each box's interval on the
 // sweep axis (x or y, whichever spreads a sample of the centers more) is its
 // exact bounds widened by the rounding band of package obb, so that no pair
-// the float32 test calls overlapping can be dropped: when the test says two boxes overlap,
-// their exact rectangles are within √2 times the band of each other. After
-// sorting by interval start, the candidates of a box are the contiguous run of
-// later boxes that start before it ends. The runs of a few hundred boxes
-// go to the kernel together, in one call of kernel.OverlapsRuns. Boxes that fail obb.Box.Validate (NaN, infinities,
+// the float32 test calls overlapping can be dropped: when the test says two
+// boxes overlap, their exact rectangles are within √2 times the band of each
+// other. After sorting by interval start, the candidates of a box are the
+// contiguous run of later boxes that start before it ends. The runs of a few
+// hundred boxes go to the kernel together, in one call of
+// kernel.OverlapsRuns. Boxes that fail obb.Box.Validate (NaN, infinities,
 // negative extents, axes that are not unit length), for which the band does
 // not hold, are tested against every box by the scalar test, so the result
 // equals the brute-force answer for every input.

@@ -801,21 +801,30 @@ func (f *Finder) parallel(n, chunk int) {
 		f.steps(&f.wk[0], 0, n)
 		return
 	}
+	// The calling goroutine is worker 0: it starts on the work at once
+	// instead of waiting for a goroutine to be scheduled.
 	f.next.Store(0)
-	f.wg.Add(workers)
-	for i := 0; i < workers; i++ {
+	f.wg.Add(workers - 1)
+	for i := 1; i < workers; i++ {
 		go func(w *worker) {
 			defer f.wg.Done()
-			for {
-				start := int(f.next.Add(int64(chunk))) - chunk
-				if start >= n {
-					return
-				}
-				f.steps(w, start, min(start+chunk, n))
-			}
+			f.drain(w, n, chunk)
 		}(&f.wk[i])
 	}
+	f.drain(&f.wk[0], n, chunk)
 	f.wg.Wait()
+}
+
+// drain does chunks of the current phase's positions [0, n) until none is
+// left.
+func (f *Finder) drain(w *worker, n, chunk int) {
+	for {
+		start := int(f.next.Add(int64(chunk))) - chunk
+		if start >= n {
+			return
+		}
+		f.steps(w, start, min(start+chunk, n))
+	}
 }
 
 // chunk is how many positions a worker takes at a time in the bounds and

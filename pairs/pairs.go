@@ -61,15 +61,16 @@ type Finder struct {
 	a, b  sorted
 	phase int // what parallel's positions are: see the phase constants
 	// In the phases of build: the set being sorted, and the axis.
-	src      *soa.Boxes
-	dst      *sorted
-	useY     bool
-	filter   []uint64 // Filter's bitset
-	wk       []worker
-	wg       sync.WaitGroup
-	next     atomic.Int64
-	merged   []uint64 // found pairs packed as I<<32 | J
-	mergeTmp []uint64
+	src        *soa.Boxes
+	dst        *sorted
+	useY       bool
+	filter     []uint64 // Filter's bitset
+	wk         []worker
+	wg         sync.WaitGroup
+	next       atomic.Int64
+	merged     []uint64 // found pairs packed as I<<32 | J
+	mergeTmp   []uint64
+	mergeCount []int32 // pairs per I, then where each I's pairs start
 }
 
 // sorted is one set's boxes ordered by the start of their sweep interval,
@@ -637,7 +638,7 @@ func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 			}
 		}
 	}
-	return f.merge(dst)
+	return f.merge(dst, n)
 }
 
 // Between appends to dst every pair (I, J) with box I of moving overlapping
@@ -670,7 +671,7 @@ func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 			}
 		}
 	}
-	return f.merge(dst)
+	return f.merge(dst, moving.Len())
 }
 
 func isSpecial(special []int32, i int32) bool {
@@ -862,16 +863,42 @@ func (f *Finder) Candidates() int {
 }
 
 // merge gathers the workers' pairs, sorts them by I then J and appends them
-// to dst.
-func (f *Finder) merge(dst []Pair) []Pair {
-	f.merged = f.merged[:0]
+// to dst; every I is below nI. The sort counts the pairs per I and places
+// them by I, which is linear in the boxes and the pairs, then sorts each
+// I's pairs by J: a pass finds a few pairs per box, and a radix sort of all
+// of them by both indices, serial after the workers finish, cost about 3% of
+// the pass (CPU profile of BenchmarkAllPairs, uniform, 100,000 boxes).
+func (f *Finder) merge(dst []Pair, nI int) []Pair {
+	start := growInt32(&f.mergeCount, nI+1)
+	clear(start)
+	total := 0
 	for i := range f.wk {
 		for _, p := range f.wk[i].found {
-			f.merged = append(f.merged, uint64(uint32(p.I))<<32|uint64(uint32(p.J)))
+			start[p.I+1]++
+		}
+		total += len(f.wk[i].found)
+	}
+	for i := 1; i <= nI; i++ {
+		start[i] += start[i-1]
+	}
+	merged := growUint64(&f.merged, total)
+	for i := range f.wk {
+		for _, p := range f.wk[i].found {
+			merged[start[p.I]] = uint64(uint32(p.I))<<32 | uint64(uint32(p.J))
+			start[p.I]++
 		}
 	}
-	f.mergeTmp = radixSort(f.merged, f.mergeTmp, 0)
-	for _, k := range f.merged {
+	// start[i] is now the end of I = i's pairs.
+	lo := int32(0)
+	for _, hi := range start[:nI] {
+		if keys := merged[lo:hi]; len(keys) > 256 {
+			f.mergeTmp = radixSort(keys, f.mergeTmp, 0) // skips the bytes of I, all equal
+		} else {
+			sortKeys(keys)
+		}
+		lo = hi
+	}
+	for _, k := range merged {
 		dst = append(dst, Pair{int32(k >> 32), int32(uint32(k))})
 	}
 	return dst

@@ -15,10 +15,12 @@ import (
 // words of it, laid out as overlaps<name> lays out the bitset of the slice
 // [lo:hi].
 //
-// Calling the one-against-many kernel once per run cost about as much as
-// the run's boxes themselves in the all-pairs pass (a run averages about a
-// hundred boxes on the uniform scene): the slices, the dispatch, the ABI
-// wrapper and the broadcasts of every call. Here a run costs six broadcasts.
+// The all-pairs pass used to call the one-against-many kernel once per run
+// (about 111 boxes a run on the uniform scene), and a call costs about
+// 260 ns before it tests anything (BenchmarkOverlapsShort, avx2, n=1): the
+// slices, the dispatch, the ABI wrapper and the broadcasts. Here a run costs
+// six broadcasts; the pass went from 1.65 to 1.43 µs a box (100,000
+// uniform boxes, avx2, alternating runs of the two builds).
 //
 // The last group of a run reads its whole width from the columns when that
 // stays inside them, and drops the lanes past hi; a group that would cross

@@ -92,7 +92,7 @@ func TestGuardPages(t *testing.T) {
 				} else {
 					out = g.wordsAtEnd(Words(n))
 				}
-				if err := runGuarded(&q, &b, out); err != nil {
+				if err := fault(func() { Overlaps(&q, &b, out) }); err != nil {
 					t.Fatalf("n=%d, %s before the guard page: %v", n, where, err)
 				}
 				if fmt.Sprint(out) != fmt.Sprint(want) {
@@ -103,13 +103,15 @@ func TestGuardPages(t *testing.T) {
 	})
 }
 
-func runGuarded(q *Query, b *soa.Boxes, out []uint64) (err error) {
+// fault runs f and returns the panic it raised, if any: with
+// debug.SetPanicOnFault on, a read or write of the guard page.
+func fault(f func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("fault: %v", r)
 		}
 	}()
-	Overlaps(q, b, out)
+	f()
 	return nil
 }
 
@@ -120,16 +122,10 @@ func TestGuardPageFaultIsCaught(t *testing.T) {
 	g := newGuarded(t, 4096)
 	defer g.free()
 	col := g.floatsAtEnd(4)
-	err := func() (err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("%v", r)
-			}
-		}()
+	err := fault(func() {
 		past := unsafe.Slice(&col[0], 5) // one element into the guard page
 		sink = past[4]
-		return nil
-	}()
+	})
 	if err == nil {
 		t.Fatal("reading the guard page did not fault: the guard-page test would prove nothing")
 	}
@@ -195,15 +191,7 @@ func checkTwoSetsGuarded(t *testing.T, g *guarded, place int, what string, a, b 
 		out = g.wordsAtEnd(len(want))
 		where = "output"
 	}
-	err := func() (err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("fault: %v", r)
-			}
-		}()
-		call(&a, &b, list, out)
-		return nil
-	}()
+	err := fault(func() { call(&a, &b, list, out) })
 	if err != nil {
 		t.Fatalf("%s, %s before the guard page: %v", what, where, err)
 	}

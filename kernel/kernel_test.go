@@ -31,8 +31,8 @@ func forEachImpl(t *testing.T, f func(t *testing.T)) {
 
 // testLengths is every length up to three groups of the widest kernel,
 // unrolled, every length around where the assembly's prefetching loop
-// starts to run (512 bytes ahead: 128 boxes plus a line, 16 boxes), plus sizes that
-// span many bitset words.
+// starts to run (512 bytes ahead: 128 boxes plus a line, 16 boxes), plus
+// sizes that span many bitset words.
 func testLengths() []int {
 	var ns []int
 	for n := 0; n <= 3*16*2+2; n++ {

@@ -18,8 +18,8 @@ func scalarRunBits(qs, b *soa.Boxes, runs []int32) []uint64 {
 	return out
 }
 
-// runLengths is every run length up to three groups of the widest kernel
-// past a whole word.
+// maxRunLength is the longest run the tests make: three groups of the
+// widest kernel past a whole word.
 const maxRunLength = 64 + 3*16 + 1
 
 // randomRuns makes count runs of qs (nq boxes) against b (n boxes), of every
@@ -77,8 +77,8 @@ func TestOverlapsRunsMatchesScalar(t *testing.T) {
 	forEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(21, 22))
 		for _, n := range []int{1, 5, 16, 17, 40, maxRunLength, 300} {
-			for _, make := range []func(*rand.Rand, int) *soa.Boxes{randomSet, hostileSet} {
-				b, qs := make(r, n), make(r, 1+r.IntN(50))
+			for _, newSet := range []func(*rand.Rand, int) *soa.Boxes{randomSet, hostileSet} {
+				b, qs := newSet(r, n), newSet(r, 1+r.IntN(50))
 				checkRunBits(t, b, b, randomRuns(r, 3*(maxRunLength+1), n, n))
 				checkRunBits(t, qs, b, randomRuns(r, 3*(maxRunLength+1), qs.Len(), n))
 				checkRunBits(t, qs, b, randomRuns(r, 1, qs.Len(), n))

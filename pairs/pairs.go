@@ -127,6 +127,7 @@ type worker struct {
 	bucketOf   []uint8  // each of a group's boxes' bucket within the group
 	runs       []int32  // candidate runs: query position, first and end candidate position
 	bits       []uint64 // the runs' bitsets
+	wordStart  []int32  // where each run's words start in bits, then the end
 	found      []Pair
 	candidates int // boxes handed to the kernel in this pass
 }
@@ -758,27 +759,39 @@ func between(runs []int32, from, to *sorted, start, end int, atStart bool) []int
 // pair that pair(query position, candidate position) makes of every
 // overlapping candidate to w.found.
 func (w *worker) sweep(qs, cand *sorted, runs []int32, pair func(p, j int32) Pair) {
+	// Where each run's words start, and one past the last run's.
+	starts := w.wordStart[:0]
 	words := 0
 	for k := 0; k < len(runs); k += 3 {
+		starts = append(starts, int32(words))
 		words += kernel.Words(int(runs[k+2] - runs[k+1]))
 		w.candidates += int(runs[k+2] - runs[k+1])
 	}
+	starts = append(starts, int32(words))
+	w.wordStart = starts
 	if cap(w.bits) < words {
 		w.bits = make([]uint64, words)
 	}
 	set := w.bits[:words]
 	kernel.OverlapsRuns(&qs.boxes, &cand.boxes, runs, set)
+	// Few words have a bit set (16,554 of 223,137 on bench/'s uniform scene
+	// of 100,000 boxes), so the words are scanned as one array, and the run
+	// a nonzero word belongs to is found by moving a cursor forward over
+	// the runs' starts instead of visiting every run.
 	found := w.found
-	for k := 0; k < len(runs); k += 3 {
-		p, lo := runs[k], runs[k+1]
-		n := kernel.Words(int(runs[k+2] - lo))
-		for i, word := range set[:n] {
-			for word != 0 {
-				found = append(found, pair(p, lo+int32(i*64+bits.TrailingZeros64(word))))
-				word &= word - 1
-			}
+	r := 0
+	for i, word := range set {
+		if word == 0 {
+			continue
 		}
-		set = set[n:]
+		for starts[r+1] <= int32(i) {
+			r++
+		}
+		p, at := runs[3*r], runs[3*r+1]+64*(int32(i)-starts[r])
+		for word != 0 {
+			found = append(found, pair(p, at+int32(bits.TrailingZeros64(word))))
+			word &= word - 1
+		}
 	}
 	w.found = found
 }
@@ -891,6 +904,10 @@ func (f *Finder) merge(dst []Pair, nI int) []Pair {
 	// start[i] is now the end of I = i's pairs.
 	lo := int32(0)
 	for _, hi := range start[:nI] {
+		if hi-lo < 2 { // most boxes have no pair or one
+			lo = hi
+			continue
+		}
 		if keys := merged[lo:hi]; len(keys) > 256 {
 			f.mergeTmp = radixSort(keys, f.mergeTmp, 0) // skips the bytes of I, all equal
 		} else {

@@ -92,8 +92,14 @@ type sorted struct {
 	// (part, with part keys sortable(lo) << 32 | position in part), then
 	// sorts each group's keys and gathers it from a few pages of part
 	// instead of from the whole set: see build.
-	part       []record
-	partKeys   []uint64
+	part     []record
+	partKeys []uint64
+	// The bucket of each valid box's start: keyBucket by original index,
+	// from the count, and partBucket as the bucket within its group by
+	// position in part, from the scatter. Mapping a start to its bucket
+	// takes a chain of floating-point steps, so it is done once a box.
+	keyBucket  []int32
+	partBucket []uint8
 	groupStart []int32 // group g is part[groupStart[g]:groupStart[g+1]]
 	// The partition splits the indices into ranges: row r of fill (groups
 	// entries) holds range r's boxes per group, then its next position in each
@@ -124,7 +130,6 @@ const sideKey = math.MaxUint32
 type worker struct {
 	tmp        []uint64 // a group's keys in sorted order
 	count      []int32  // a group's boxes per bucket
-	bucketOf   []uint8  // each of a group's boxes' bucket within the group
 	runs       []int32  // candidate runs: query position, first and end candidate position
 	bits       []uint64 // the runs' bitsets
 	wordStart  []int32  // where each run's words start in bits, then the end
@@ -190,6 +195,7 @@ func (f *Finder) build(s *sorted, b *soa.Boxes, useY bool) {
 	if cap(s.recs) < n {
 		s.recs, s.part = make([]record, n), make([]record, n)
 		s.keys, s.partKeys = make([]uint64, n), make([]uint64, n)
+		s.keyBucket, s.partBucket = make([]int32, n), make([]uint8, n)
 	}
 	s.recs, s.keys = s.recs[:n], s.keys[:n]
 	if chunks := (n + chunk - 1) / chunk; cap(s.stats) < chunks {
@@ -261,7 +267,7 @@ const (
 )
 
 // A box's bucket within its group, at most bucketsPerGroup in the last
-// group, must fit the uint8 that sortGroup keeps it in.
+// group, must fit the uint8 that partBucket keeps it in.
 const _ uint8 = bucketsPerGroup
 
 // initBuckets sizes the bucket index and the groups for m boxes whose
@@ -288,9 +294,9 @@ func (s *sorted) initBuckets(m int, first, last uint32) (groups int) {
 	return groups
 }
 
-// groupOf returns the group of the sort that start v falls in.
-func (s *sorted) groupOf(v float32) int {
-	return min(s.bucketOf(v)/bucketsPerGroup, len(s.groupStart)-2)
+// groupOf returns the group of the sort that bucket k belongs to.
+func (s *sorted) groupOf(k int32) int32 {
+	return min(k/bucketsPerGroup, int32(len(s.groupStart)-2))
 }
 
 // rangesPerWorker is how many index ranges the partition makes per worker
@@ -303,25 +309,29 @@ func (s *sorted) indexRange(r int) (start, end int) {
 	return r * n / s.ranges, (r + 1) * n / s.ranges
 }
 
-// countRange counts the valid boxes of index range r per group, into the
-// range's row of fill.
+// countRange notes the bucket of each valid box of index range r and
+// counts the range's boxes per group, into the range's row of fill.
 func (s *sorted) countRange(r int) {
 	count := s.fill[r*s.groups : (r+1)*s.groups]
 	clear(count)
 	start, end := s.indexRange(r)
-	for _, k := range s.keys[start:end] {
+	buckets := s.keyBucket[start:end]
+	for i, k := range s.keys[start:end] {
 		if start := uint32(k >> 32); start != sideKey {
-			count[s.groupOf(unsortable(start))]++
+			b := int32(s.bucketOf(unsortable(start)))
+			buckets[i] = b
+			count[s.groupOf(b)]++
 		}
 	}
 }
 
 // scatterRange places each valid box of index range r in part, at the next
 // position of the range's row of fill for its group, with its start and
-// position in partKeys.
+// position in partKeys and its bucket within the group in partBucket.
 func (s *sorted) scatterRange(r int) {
 	fill := s.fill[r*s.groups : (r+1)*s.groups]
-	part, partKeys := s.part[:len(s.keys)], s.partKeys[:len(s.keys)]
+	n := len(s.keys)
+	part, partKeys, partBucket := s.part[:n], s.partKeys[:n], s.partBucket[:n]
 	start, end := s.indexRange(r)
 	for i := start; i < end; i++ {
 		k := s.keys[i]
@@ -329,11 +339,13 @@ func (s *sorted) scatterRange(r int) {
 		if start == sideKey {
 			continue
 		}
-		g := s.groupOf(unsortable(start))
+		b := s.keyBucket[i]
+		g := s.groupOf(b)
 		p := fill[g]
 		fill[g]++
 		part[p] = s.recs[i]
 		partKeys[p] = uint64(start)<<32 | uint64(p)
+		partBucket[p] = uint8(b - g*bucketsPerGroup)
 	}
 }
 
@@ -347,8 +359,9 @@ func (s *sorted) bucketOf(v float32) int {
 }
 
 // sortGroup sorts group g by start and copies it from part into the sorted
-// columns at the same positions. It counts the group's boxes per bucket,
-// which gives the group's bucket index entries, places the keys bucket by
+// columns at the same positions. It counts the group's boxes per bucket
+// (the scatter noted each box's bucket within the group), which gives the
+// group's bucket index entries, places the keys bucket by
 // bucket, and sorts each bucket's few keys by insertion (a bucket holding
 // many equal or clustered starts by slices.Sort). A key ends in the box's
 // position in part, which follows index order within the group, so boxes
@@ -361,16 +374,8 @@ func (s *sorted) sortGroup(w *worker, g int) {
 	}
 	count := growInt32(&w.count, kEnd-k0+1)
 	clear(count)
-	keys := s.partKeys[start:end]
-	// Each key's bucket within the group (fewer than 256 of them), kept
-	// from the count for the placing.
-	if cap(w.bucketOf) < len(keys) {
-		w.bucketOf = make([]uint8, len(keys))
-	}
-	local := w.bucketOf[:len(keys)]
-	for i, k := range keys {
-		b := s.bucketOf(unsortable(uint32(k>>32))) - k0
-		local[i] = uint8(b)
+	keys, local := s.partKeys[start:end], s.partBucket[start:end]
+	for _, b := range local {
 		count[b+1]++
 	}
 	for b := range count[1:] {
@@ -387,7 +392,9 @@ func (s *sorted) sortGroup(w *worker, g int) {
 	}
 	lo := 0
 	for _, hi := range count[:kEnd-k0] {
-		sortKeys(placed[lo:hi])
+		if int(hi)-lo > 1 {
+			sortKeys(placed[lo:hi])
+		}
 		lo = int(hi)
 	}
 

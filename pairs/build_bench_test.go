@@ -21,11 +21,11 @@ func BenchmarkBuild(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d/n=%d", workers, n), func(b *testing.B) {
 			f := Finder{Workers: workers}
-			f.build(&f.a, &boxes, sweepAxis(&boxes))
+			f.build(&f.a, &boxes, sweepAxis(&boxes), true)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				f.build(&f.a, &boxes, sweepAxis(&boxes))
+				f.build(&f.a, &boxes, sweepAxis(&boxes), true)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/box")
 		})

@@ -80,6 +80,11 @@ type sorted struct {
 	boxes   soa.Boxes
 	start   []uint32    // padded sweep interval's start as sortable(lo), in sorted order
 	hi      []float32   // padded sweep interval's end, in sorted order
+	// hiBucket holds bucketOf(hi) in sorted order when withHiBucket: the
+	// all-pairs sweep's searches take it from there, and the gather, which
+	// has hi at hand and runs on all workers, computes it.
+	hiBucket     []int32
+	withHiBucket bool
 	index   []int32     // original index of each sorted box
 	special []int32     // original indices of boxes for the side path (invalid)
 	stats   []chunkStat // each chunk's starts and side-path count, from intervals
@@ -179,7 +184,8 @@ const axisSamples = 4096
 // widening each box by 4·factor·(Half.X+Half.Y) covers √2·band.
 const padFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 
-// build sorts b into s along the chosen axis. The intervals are computed on
+// build sorts b into s along the chosen axis, with s.hiBucket when
+// hiBuckets. The intervals are computed on
 // all workers. The sort then partitions the records by bucket into groups
 // of about groupSize boxes (the workers count and place fixed ranges of the
 // indices, each read in index order), and sorts and gathers each group on
@@ -190,8 +196,9 @@ const padFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 // order reads them in random order from the whole set: at 100,000 boxes
 // that gather was a fifth of the pass's CPU profile. A group's records lie
 // within a few pages, so its gather hits the caches.
-func (f *Finder) build(s *sorted, b *soa.Boxes, useY bool) {
+func (f *Finder) build(s *sorted, b *soa.Boxes, useY, hiBuckets bool) {
 	n := b.Len()
+	s.withHiBucket = hiBuckets
 	if cap(s.recs) < n {
 		s.recs, s.part = make([]record, n), make([]record, n)
 		s.keys, s.partKeys = make([]uint64, n), make([]uint64, n)
@@ -406,6 +413,11 @@ func (s *sorted) sortGroup(w *worker, g int) {
 		cx[p], cy[p], ux[p], uy[p], hx[p], hy[p] = r.cx, r.cy, r.ux, r.uy, r.hx, r.hy
 		starts[p], his[p], index[p] = uint32(k>>32), r.hi, r.index
 	}
+	if s.withHiBucket {
+		for p, hi := range his {
+			s.hiBucket[start+p] = int32(s.bucketOf(hi))
+		}
+	}
 }
 
 // sortKeys sorts distinct keys: by insertion when there are few of them.
@@ -564,10 +576,10 @@ func radixSort(keys, tmp []uint64, shift uint) []uint64 {
 	return tmp
 }
 
-// resize sets the sorted columns' length to m. The nine columns the gather
-// writes in step come from one allocation, a cache line apart within the
-// page (see package stagger): allocated one by one they all start page
-// aligned, and the gather then ran six times slower.
+// resize sets the sorted columns' length to m. The columns the gather
+// writes in step (nine, ten with hiBucket) are staggered a cache line apart
+// within the page (see package stagger): allocated one by one they all
+// start page aligned, and the gather then ran six times slower.
 func (s *sorted) resize(m int) {
 	if cap(s.hi) < m {
 		cols := stagger.Columns[float32](m, 7, 0)
@@ -575,10 +587,17 @@ func (s *sorted) resize(m int) {
 		s.hi = cols[6]
 		s.start = stagger.Columns[uint32](m, 1, 7)[0]
 		s.index = stagger.Columns[int32](m, 1, 8)[0]
+		s.hiBucket = nil
+	}
+	if s.withHiBucket && cap(s.hiBucket) < m {
+		s.hiBucket = stagger.Columns[int32](m, 1, 9)[0]
 	}
 	d := &s.boxes
 	d.CX, d.CY, d.UX, d.UY, d.HX, d.HY = d.CX[:m], d.CY[:m], d.UX[:m], d.UY[:m], d.HX[:m], d.HY[:m]
 	s.start, s.hi, s.index = s.start[:m], s.hi[:m], s.index[:m]
+	if s.withHiBucket {
+		s.hiBucket = s.hiBucket[:m]
+	}
 }
 
 // firstAbove returns the first position p >= from whose start is above v
@@ -589,18 +608,23 @@ func (s *sorted) resize(m int) {
 // starts do) finishes inside the bracket, a few positions wide on
 // spread-out data.
 func (s *sorted) firstAbove(from int, v float32, orEqual bool) int {
-	keys := s.start
-	k := s.bucketOf(v)
-	l := max(int(s.bucket[k]), from)
-	h := len(keys)
-	if k+1 < len(s.bucket) {
-		h = max(int(s.bucket[k+1]), l)
-	}
 	// Positions whose key is at most kv are not above v. (For orEqual the
 	// key of v itself is above; sortable(v) is not 0, which only a NaN has.)
 	kv := sortable(v)
 	if orEqual {
 		kv--
+	}
+	return s.search(from, s.bucketOf(v), kv)
+}
+
+// search returns the first position p >= from whose start key is above kv,
+// for the bucket k that the value of kv falls in.
+func (s *sorted) search(from, k int, kv uint32) int {
+	keys := s.start
+	l := max(int(s.bucket[k]), from)
+	h := len(keys)
+	if k+1 < len(s.bucket) {
+		h = max(int(s.bucket[k+1]), l)
 	}
 	// The step is masked in rather than branched on: a data-dependent
 	// branch here mispredicts about every other time, and the compiler
@@ -628,7 +652,7 @@ func (s *sorted) firstAbove(from int, v float32, orEqual bool) int {
 func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 	checkSize(b)
 	useY := sweepAxis(b)
-	f.build(&f.a, b, useY)
+	f.build(&f.a, b, useY, true)
 	s := &f.a
 	f.phase = phaseAll
 	f.parallel(len(s.start), chunk)
@@ -657,8 +681,8 @@ func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 	checkSize(moving)
 	checkSize(static)
 	useY := sweepAxis(moving, static)
-	f.build(&f.a, moving, useY)
-	f.build(&f.b, static, useY)
+	f.build(&f.a, moving, useY, false)
+	f.build(&f.b, static, useY, false)
 	a, b := &f.a, &f.b
 	f.phase = phaseBetween
 	f.parallel(len(a.start)+len(b.start), chunk)
@@ -723,7 +747,7 @@ func (f *Finder) steps(w *worker, start, end int) {
 		s := &f.a
 		runs := w.runs[:0]
 		for p := start; p < end; p++ {
-			if e := s.firstAbove(p+1, s.hi[p], false); e > p+1 {
+			if e := s.search(p+1, int(s.hiBucket[p]), sortable(s.hi[p])); e > p+1 {
 				runs = append(runs, int32(p), int32(p+1), int32(e))
 			}
 		}

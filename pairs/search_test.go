@@ -85,9 +85,10 @@ func TestFirstAboveMatchesLinearScan(t *testing.T) {
 }
 
 // TestGroupSortBuildsTheBucketIndex checks what build leaves in a sorted
-// set, for one and two workers: starts in order, every valid box once, and
-// the bucket index the groups fill in parallel equal to the one
-// bucketsByScan computes from the sorted starts with a plain scan.
+// set, for one and two workers: starts in order, every valid box once, each
+// end's bucket noted, and the bucket index the groups fill in parallel
+// equal to the one bucketsByScan computes from the sorted starts with a
+// plain scan.
 func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 8))
 	for _, n := range []int{0, 1, 5, 511, 512, 513, 3000, 20000} {
@@ -108,7 +109,7 @@ func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 			}
 			for _, workers := range []int{1, 2} {
 				f := Finder{Workers: workers}
-				f.build(&f.a, &b, false)
+				f.build(&f.a, &b, false, true)
 				s := &f.a
 				if len(s.start)+len(s.special) != n {
 					t.Fatalf("%s n=%d: %d sorted and %d side-path boxes", layout, n, len(s.start), len(s.special))
@@ -125,6 +126,9 @@ func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 					if got := b.At(int(i)); got != (obb.Box{Center: obb.Vec2{X: s.boxes.CX[p], Y: s.boxes.CY[p]},
 						Axis: obb.Vec2{X: s.boxes.UX[p], Y: s.boxes.UY[p]}, Half: obb.Vec2{X: s.boxes.HX[p], Y: s.boxes.HY[p]}}) {
 						t.Fatalf("%s n=%d: sorted position %d does not hold box %d", layout, n, p, i)
+					}
+					if got, want := s.hiBucket[p], s.bucketOf(s.hi[p]); int(got) != want {
+						t.Fatalf("%s n=%d workers=%d: position %d's end has bucket %d noted, want %d", layout, n, workers, p, got, want)
 					}
 				}
 				parallel := slices.Clone(s.bucket)

@@ -80,14 +80,14 @@ type sorted struct {
 	boxes   soa.Boxes
 	start   []uint32    // padded sweep interval's start as sortable(lo), in sorted order
 	hi      []float32   // padded sweep interval's end, in sorted order
+	index   []int32     // original index of each sorted box
+	special []int32     // original indices of boxes for the side path (invalid)
+	stats   []chunkStat // each chunk's starts and side-path count, from intervals
 	// hiBucket holds bucketOf(hi) in sorted order when withHiBucket: the
 	// all-pairs sweep's searches take it from there, and the gather, which
 	// has hi at hand and runs on all workers, computes it.
 	hiBucket     []int32
 	withHiBucket bool
-	index   []int32     // original index of each sorted box
-	special []int32     // original indices of boxes for the side path (invalid)
-	stats   []chunkStat // each chunk's starts and side-path count, from intervals
 	// keys holds sortable(lo) << 32 | index for every box, by original
 	// index; boxes for the side path have the start sideKey.
 	keys []uint64
@@ -185,12 +185,12 @@ const axisSamples = 4096
 const padFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 
 // build sorts b into s along the chosen axis, with s.hiBucket when
-// hiBuckets. The intervals are computed on
-// all workers. The sort then partitions the records by bucket into groups
-// of about groupSize boxes (the workers count and place fixed ranges of the
-// indices, each read in index order), and sorts and gathers each group on
-// all workers (sortGroup). Boxes with equal starts keep index order, so the
-// result is the same for any number of workers.
+// hiBuckets. The intervals are computed on all workers. The sort then
+// partitions the records by bucket into groups of about groupSize boxes
+// (the workers count and place fixed ranges of the indices, each read in
+// index order), and sorts and gathers each group on all workers
+// (sortGroup). Boxes with equal starts keep index order, so the result is
+// the same for any number of workers.
 //
 // The partition exists because gathering the records straight into sorted
 // order reads them in random order from the whole set: at 100,000 boxes
@@ -368,9 +368,9 @@ func (s *sorted) bucketOf(v float32) int {
 // sortGroup sorts group g by start and copies it from part into the sorted
 // columns at the same positions. It counts the group's boxes per bucket
 // (the scatter noted each box's bucket within the group), which gives the
-// group's bucket index entries, places the keys bucket by
-// bucket, and sorts each bucket's few keys by insertion (a bucket holding
-// many equal or clustered starts by slices.Sort). A key ends in the box's
+// group's bucket index entries, places the keys bucket by bucket, and sorts
+// each bucket's few keys by insertion (a bucket holding many equal or
+// clustered starts by slices.Sort). A key ends in the box's
 // position in part, which follows index order within the group, so boxes
 // with equal starts stay in index order.
 func (s *sorted) sortGroup(w *worker, g int) {

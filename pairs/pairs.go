@@ -70,7 +70,7 @@ type Finder struct {
 	next       atomic.Int64
 	merged     []uint64 // found pairs packed as I<<32 | J
 	mergeTmp   []uint64
-	mergeCount []int32 // pairs per I, then where each I's pairs start
+	mergeCount []int // pairs per I, then where each I's pairs start
 }
 
 // sorted is one set's boxes ordered by the start of their sweep interval,
@@ -137,7 +137,7 @@ type worker struct {
 	count      []int32  // a group's boxes per bucket
 	runs       []int32  // candidate runs: query position, first and end candidate position
 	bits       []uint64 // the runs' bitsets
-	wordStart  []int32  // where each run's words start in bits, then the end
+	wordStart  []int    // where each run's words start in bits, then the end
 	found      []Pair
 	candidates int // boxes handed to the kernel in this pass
 }
@@ -244,7 +244,7 @@ func (f *Finder) build(s *sorted, b *soa.Boxes, useY, hiBuckets bool) {
 		ranges = rangesPerWorker * w
 	}
 	s.groups, s.ranges = groups, ranges
-	s.fill = growInt32(&s.fill, ranges*groups)
+	s.fill = grow(&s.fill, ranges*groups)
 	f.phase = phaseCount
 	f.parallel(ranges, 1)
 	gs := s.groupStart[:groups+1]
@@ -379,7 +379,7 @@ func (s *sorted) sortGroup(w *worker, g int) {
 	if g == len(s.groupStart)-2 {
 		kEnd = len(s.bucket)
 	}
-	count := growInt32(&w.count, kEnd-k0+1)
+	count := grow(&w.count, kEnd-k0+1)
 	clear(count)
 	keys, local := s.partKeys[start:end], s.partBucket[start:end]
 	for _, b := range local {
@@ -391,7 +391,7 @@ func (s *sorted) sortGroup(w *worker, g int) {
 	for b, c := range count[:kEnd-k0] {
 		s.bucket[k0+b] = int32(start) + c
 	}
-	placed := growUint64(&w.tmp, len(keys))
+	placed := grow(&w.tmp, len(keys))
 	for i, k := range keys {
 		b := local[i]
 		placed[count[b]] = k
@@ -435,16 +435,11 @@ func sortKeys(keys []uint64) {
 	}
 }
 
-func growInt32(buf *[]int32, n int) []int32 {
+// grow returns *buf with length n, reallocated (contents lost) when its
+// capacity is short.
+func grow[T any](buf *[]T, n int) []T {
 	if cap(*buf) < n {
-		*buf = make([]int32, n)
-	}
-	return (*buf)[:n]
-}
-
-func growUint64(buf *[]uint64, n int) []uint64 {
-	if cap(*buf) < n {
-		*buf = make([]uint64, n)
+		*buf = make([]T, n)
 	}
 	return (*buf)[:n]
 }
@@ -794,11 +789,11 @@ func (w *worker) sweep(qs, cand *sorted, runs []int32, pair func(p, j int32) Pai
 	starts := w.wordStart[:0]
 	words := 0
 	for k := 0; k < len(runs); k += 3 {
-		starts = append(starts, int32(words))
+		starts = append(starts, words)
 		words += kernel.Words(int(runs[k+2] - runs[k+1]))
 		w.candidates += int(runs[k+2] - runs[k+1])
 	}
-	starts = append(starts, int32(words))
+	starts = append(starts, words)
 	w.wordStart = starts
 	if cap(w.bits) < words {
 		w.bits = make([]uint64, words)
@@ -815,10 +810,10 @@ func (w *worker) sweep(qs, cand *sorted, runs []int32, pair func(p, j int32) Pai
 		if word == 0 {
 			continue
 		}
-		for starts[r+1] <= int32(i) {
+		for starts[r+1] <= i {
 			r++
 		}
-		p, at := runs[3*r], runs[3*r+1]+64*(int32(i)-starts[r])
+		p, at := runs[3*r], runs[3*r+1]+64*int32(i-starts[r])
 		for word != 0 {
 			found = append(found, pair(p, at+int32(bits.TrailingZeros64(word))))
 			word &= word - 1
@@ -913,7 +908,7 @@ func (f *Finder) Candidates() int {
 // of them by both indices, serial after the workers finish, cost about 3% of
 // the pass (CPU profile of BenchmarkAllPairs, uniform, 100,000 boxes).
 func (f *Finder) merge(dst []Pair, nI int) []Pair {
-	start := growInt32(&f.mergeCount, nI+1)
+	start := grow(&f.mergeCount, nI+1)
 	clear(start)
 	total := 0
 	for i := range f.wk {
@@ -925,7 +920,7 @@ func (f *Finder) merge(dst []Pair, nI int) []Pair {
 	for i := 1; i <= nI; i++ {
 		start[i] += start[i-1]
 	}
-	merged := growUint64(&f.merged, total)
+	merged := grow(&f.merged, total)
 	for i := range f.wk {
 		for _, p := range f.wk[i].found {
 			merged[start[p.I]] = uint64(uint32(p.I))<<32 | uint64(uint32(p.J))
@@ -933,7 +928,7 @@ func (f *Finder) merge(dst []Pair, nI int) []Pair {
 		}
 	}
 	// start[i] is now the end of I = i's pairs.
-	lo := int32(0)
+	lo := 0
 	for _, hi := range start[:nI] {
 		if hi-lo < 2 { // most boxes have no pair or one
 			lo = hi

@@ -44,6 +44,14 @@
 // tests a box (BenchmarkOverlapsShort in bench/, avx2, n=1), which a sweep
 // would pay for every run of about a hundred boxes.
 //
+// [OverlapsRunsPruned] puts a cheaper test in front: the candidates' centers
+// must be within the sum of two given reaches of each other in y. A sweep
+// along x gets runs whose candidates mostly lie far away in y, and a group
+// of candidates none of which passes that test skips the separating-axis
+// test. The caller supplies reaches large enough that no overlapping pair
+// fails it (package pairs derives them from the rounding band of package
+// obb); the result is then exactly that of [OverlapsRuns].
+//
 // # Pair lists
 //
 // [PairOverlaps] decides an arbitrary list of (i, j) pairs, the narrow phase

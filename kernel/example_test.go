@@ -50,6 +50,27 @@ func ExampleOverlapsRuns() {
 	// Output: 2 words: 001 001
 }
 
+// The same runs with a reach test first: boxes 2 and 5 sit higher up, so
+// their centers are further apart in y than the two half heights (the reach
+// of an unrotated unit square) together, and they skip the overlap test.
+func ExampleOverlapsRunsPruned() {
+	var boxes soa.Boxes
+	reach := make([]float32, 7)
+	for i := 0; i < 7; i++ {
+		y := float32(0)
+		if i%3 == 2 {
+			y = 5
+		}
+		boxes.Append(obb.New(obb.Vec2{X: 0.9 * float32(i), Y: y}, 1, 1, 0))
+		reach[i] = 0.5
+	}
+	runs := []int32{0, 1, 4, 3, 4, 7}
+	out := make([]uint64, 2)
+	words := kernel.OverlapsRunsPruned(&boxes, &boxes, reach, reach, runs, out)
+	fmt.Printf("%d words: %03b %03b\n", words, out[0], out[1])
+	// Output: 2 words: 001 001
+}
+
 // The README's example, kept here so that it is compiled and checked.
 func Example() {
 	var buildings soa.Boxes

@@ -246,3 +246,46 @@ func TestRunGuardPages(t *testing.T) {
 		}
 	})
 }
+
+// TestRunPrunedGuardPages is TestRunGuardPages for OverlapsRunsPruned, with
+// the two reach columns before the guard page too.
+func TestRunPrunedGuardPages(t *testing.T) {
+	g := newGuarded(t, 64<<10)
+	defer g.free()
+	r := rand.New(rand.NewPCG(31, 32))
+	forEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for length := 1; length <= maxRunLength; length++ {
+			n := length + r.IntN(3)
+			qs, b := randomSet(r, 1+r.IntN(20)), randomSet(r, n)
+			qreach, reach := randomReach(r, qs, false), randomReach(r, b, false)
+			runs := []int32{int32(qs.Len() - 1), int32(n - length), int32(n), 0, 0, int32(min(n, 20))}
+			want, _ := scalarPrunedBits(qs, b, qreach, reach, runs)
+			what := fmt.Sprintf("run length %d of %d boxes", length, n)
+			for place := 0; place < twoSetPlaces; place++ {
+				checkTwoSetsGuarded(t, g, place, what, *qs, *b, runs, want, func(qs, b *soa.Boxes, runs []int32, out []uint64) {
+					OverlapsRunsPruned(qs, b, qreach, reach, runs, out)
+				})
+			}
+			for _, col := range []struct {
+				name string
+				data []float32
+				set  func(guarded []float32) (qr, rr []float32)
+			}{
+				{"qreach", qreach, func(gc []float32) ([]float32, []float32) { return gc, reach }},
+				{"reach", reach, func(gc []float32) ([]float32, []float32) { return qreach, gc }},
+			} {
+				gc := g.floatsAtEnd(len(col.data))
+				copy(gc, col.data)
+				qr, rr := col.set(gc)
+				out := make([]uint64, len(want))
+				if err := fault(func() { OverlapsRunsPruned(qs, b, qr, rr, runs, out) }); err != nil {
+					t.Fatalf("%s, %s before the guard page: %v", what, col.name, err)
+				}
+				if fmt.Sprint(out) != fmt.Sprint(want) {
+					t.Fatalf("%s, %s before the guard page: wrong bits", what, col.name)
+				}
+			}
+		}
+	})
+}

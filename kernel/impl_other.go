@@ -29,3 +29,11 @@ func runsAVX2(qcx, qcy, qux, quy, qhx, qhy, cx, cy, ux, uy, hx, hy []float32, ru
 func runsAVX512(qcx, qcy, qux, quy, qhx, qhy, cx, cy, ux, uy, hx, hy []float32, runs []int32, out []uint64) {
 	panic("kernel: avx512 run kernel is not built")
 }
+
+func runsPrunedAVX2(qcx, qcy, qux, quy, qhx, qhy, qreach, cx, cy, ux, uy, hx, hy, reach []float32, runs []int32, out []uint64) {
+	panic("kernel: avx2 pruned run kernel is not built")
+}
+
+func runsPrunedAVX512(qcx, qcy, qux, quy, qhx, qhy, qreach, cx, cy, ux, uy, hx, hy, reach []float32, runs []int32, out []uint64) {
+	panic("kernel: avx512 pruned run kernel is not built")
+}

@@ -43,3 +43,23 @@ func runsAVX2(qcx []float32, qcy []float32, qux []float32, quy []float32, qhx []
 //
 //go:noescape
 func runsAVX512(qcx []float32, qcy []float32, qux []float32, quy []float32, qhx []float32, qhy []float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, runs []int32, out []uint64)
+
+// runsPrunedAVX2 writes, for each triple q, lo, hi of runs, the bitset of
+// query box q against boxes [lo, hi) after the previous run's words, where
+// a bit is set when |cy - qcy| <= reach + qreach and the boxes overlap,
+// 8 boxes per step. The caller guarantees len(runs) is a positive
+// multiple of 3, equal column lengths in each set, 0 <= q < len(qcx),
+// 0 <= lo <= hi <= len(cx), and enough words in out; the CPU must have BMI2.
+//
+//go:noescape
+func runsPrunedAVX2(qcx []float32, qcy []float32, qux []float32, quy []float32, qhx []float32, qhy []float32, qreach []float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, reach []float32, runs []int32, out []uint64)
+
+// runsPrunedAVX512 writes, for each triple q, lo, hi of runs, the bitset of
+// query box q against boxes [lo, hi) after the previous run's words, where
+// a bit is set when |cy - qcy| <= reach + qreach and the boxes overlap,
+// 16 boxes per step. The caller guarantees len(runs) is a positive
+// multiple of 3, equal column lengths in each set, 0 <= q < len(qcx),
+// 0 <= lo <= hi <= len(cx), and enough words in out; the CPU must have BMI2.
+//
+//go:noescape
+func runsPrunedAVX512(qcx []float32, qcy []float32, qux []float32, quy []float32, qhx []float32, qhy []float32, qreach []float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, reach []float32, runs []int32, out []uint64)

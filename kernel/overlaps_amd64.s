@@ -53,11 +53,13 @@ ahead:
 	PREFETCHT0 512(SI)(R10*4)
 	PREFETCHT0 512(DI)(R10*4)
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS (AX)(R10*4), Y7
-	VSUBPS  Y0, Y7, Y7
-	VMOVUPS (CX)(R10*4), Y8
-	VSUBPS  Y1, Y8, Y8
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R10*4), Y7
+	VSUBPS  Y1, Y7, Y7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R10*4), Y8
+	VSUBPS  Y0, Y8, Y8
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS (DX)(R10*4), Y2, Y10
@@ -70,8 +72,8 @@ ahead:
 	VANDPS Y6, Y10, Y10
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Y2, Y7, Y11
-	VMULPS Y3, Y8, Y12
+	VMULPS Y2, Y8, Y11
+	VMULPS Y3, Y7, Y12
 	VADDPS Y12, Y11, Y11
 	VANDPS Y6, Y11, Y11
 	VMULPS (SI)(R10*4), Y9, Y12
@@ -81,8 +83,8 @@ ahead:
 	VCMPPS $0x12, Y12, Y11, Y11
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Y2, Y8, Y12
-	VMULPS Y3, Y7, Y13
+	VMULPS Y2, Y7, Y12
+	VMULPS Y3, Y8, Y13
 	VSUBPS Y13, Y12, Y12
 	VANDPS Y6, Y12, Y12
 	VMULPS (SI)(R10*4), Y10, Y13
@@ -97,8 +99,8 @@ ahead:
 	JZ      skipahead_0
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS (DX)(R10*4), Y7, Y12
-	VMULPS (BX)(R10*4), Y8, Y13
+	VMULPS (DX)(R10*4), Y8, Y12
+	VMULPS (BX)(R10*4), Y7, Y13
 	VADDPS Y13, Y12, Y12
 	VANDPS Y6, Y12, Y12
 	VMULPS Y4, Y9, Y13
@@ -109,15 +111,15 @@ ahead:
 	VANDPS Y12, Y11, Y11
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS    (DX)(R10*4), Y8, Y8
-	VMULPS    (BX)(R10*4), Y7, Y7
-	VSUBPS    Y7, Y8, Y8
-	VANDPS    Y6, Y8, Y8
-	VMULPS    Y4, Y10, Y7
+	VMULPS    (DX)(R10*4), Y7, Y7
+	VMULPS    (BX)(R10*4), Y8, Y8
+	VSUBPS    Y8, Y7, Y7
+	VANDPS    Y6, Y7, Y7
+	VMULPS    Y4, Y10, Y8
 	VMULPS    Y5, Y9, Y9
-	VADDPS    Y9, Y7, Y7
-	VADDPS    (DI)(R10*4), Y7, Y7
-	VCMPPS    $0x12, Y7, Y8, Y7
+	VADDPS    Y9, Y8, Y8
+	VADDPS    (DI)(R10*4), Y8, Y8
+	VCMPPS    $0x12, Y8, Y7, Y7
 	VANDPS    Y7, Y11, Y11
 	VMOVMSKPS Y11, R13
 	JMP       joinahead_0
@@ -126,11 +128,13 @@ skipahead_0:
 	XORL R13, R13
 
 joinahead_0:
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS 32(AX)(R10*4), Y7
-	VSUBPS  Y0, Y7, Y7
-	VMOVUPS 32(CX)(R10*4), Y8
-	VSUBPS  Y1, Y8, Y8
+	// dy = b.cy - a.cy
+	VMOVUPS 32(CX)(R10*4), Y7
+	VSUBPS  Y1, Y7, Y7
+
+	// dx = b.cx - a.cx
+	VMOVUPS 32(AX)(R10*4), Y8
+	VSUBPS  Y0, Y8, Y8
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS 32(DX)(R10*4), Y2, Y10
@@ -143,8 +147,8 @@ joinahead_0:
 	VANDPS Y6, Y10, Y10
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Y2, Y7, Y11
-	VMULPS Y3, Y8, Y12
+	VMULPS Y2, Y8, Y11
+	VMULPS Y3, Y7, Y12
 	VADDPS Y12, Y11, Y11
 	VANDPS Y6, Y11, Y11
 	VMULPS 32(SI)(R10*4), Y9, Y12
@@ -154,8 +158,8 @@ joinahead_0:
 	VCMPPS $0x12, Y12, Y11, Y11
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Y2, Y8, Y12
-	VMULPS Y3, Y7, Y13
+	VMULPS Y2, Y7, Y12
+	VMULPS Y3, Y8, Y13
 	VSUBPS Y13, Y12, Y12
 	VANDPS Y6, Y12, Y12
 	VMULPS 32(SI)(R10*4), Y10, Y13
@@ -170,8 +174,8 @@ joinahead_0:
 	JZ      skipahead_1
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS 32(DX)(R10*4), Y7, Y12
-	VMULPS 32(BX)(R10*4), Y8, Y13
+	VMULPS 32(DX)(R10*4), Y8, Y12
+	VMULPS 32(BX)(R10*4), Y7, Y13
 	VADDPS Y13, Y12, Y12
 	VANDPS Y6, Y12, Y12
 	VMULPS Y4, Y9, Y13
@@ -182,15 +186,15 @@ joinahead_0:
 	VANDPS Y12, Y11, Y11
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS    32(DX)(R10*4), Y8, Y8
-	VMULPS    32(BX)(R10*4), Y7, Y7
-	VSUBPS    Y7, Y8, Y8
-	VANDPS    Y6, Y8, Y8
-	VMULPS    Y4, Y10, Y7
+	VMULPS    32(DX)(R10*4), Y7, Y7
+	VMULPS    32(BX)(R10*4), Y8, Y8
+	VSUBPS    Y8, Y7, Y7
+	VANDPS    Y6, Y7, Y7
+	VMULPS    Y4, Y10, Y8
 	VMULPS    Y5, Y9, Y9
-	VADDPS    Y9, Y7, Y7
-	VADDPS    32(DI)(R10*4), Y7, Y7
-	VCMPPS    $0x12, Y7, Y8, Y7
+	VADDPS    Y9, Y8, Y8
+	VADDPS    32(DI)(R10*4), Y8, Y8
+	VCMPPS    $0x12, Y8, Y7, Y7
 	VANDPS    Y7, Y11, Y11
 	VMOVMSKPS Y11, R14
 	JMP       joinahead_1
@@ -218,11 +222,13 @@ group1:
 	CMPQ R9, $0x00000008
 	JB   tail
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS (AX)(R10*4), Y7
-	VSUBPS  Y0, Y7, Y7
-	VMOVUPS (CX)(R10*4), Y8
-	VSUBPS  Y1, Y8, Y8
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R10*4), Y7
+	VSUBPS  Y1, Y7, Y7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R10*4), Y8
+	VSUBPS  Y0, Y8, Y8
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS (DX)(R10*4), Y2, Y10
@@ -235,8 +241,8 @@ group1:
 	VANDPS Y6, Y10, Y10
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Y2, Y7, Y11
-	VMULPS Y3, Y8, Y12
+	VMULPS Y2, Y8, Y11
+	VMULPS Y3, Y7, Y12
 	VADDPS Y12, Y11, Y11
 	VANDPS Y6, Y11, Y11
 	VMULPS (SI)(R10*4), Y9, Y12
@@ -246,8 +252,8 @@ group1:
 	VCMPPS $0x12, Y12, Y11, Y11
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Y2, Y8, Y12
-	VMULPS Y3, Y7, Y13
+	VMULPS Y2, Y7, Y12
+	VMULPS Y3, Y8, Y13
 	VSUBPS Y13, Y12, Y12
 	VANDPS Y6, Y12, Y12
 	VMULPS (SI)(R10*4), Y10, Y13
@@ -262,8 +268,8 @@ group1:
 	JZ      skipgroup1_0
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS (DX)(R10*4), Y7, Y12
-	VMULPS (BX)(R10*4), Y8, Y13
+	VMULPS (DX)(R10*4), Y8, Y12
+	VMULPS (BX)(R10*4), Y7, Y13
 	VADDPS Y13, Y12, Y12
 	VANDPS Y6, Y12, Y12
 	VMULPS Y4, Y9, Y13
@@ -274,15 +280,15 @@ group1:
 	VANDPS Y12, Y11, Y11
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS    (DX)(R10*4), Y8, Y8
-	VMULPS    (BX)(R10*4), Y7, Y7
-	VSUBPS    Y7, Y8, Y8
-	VANDPS    Y6, Y8, Y8
-	VMULPS    Y4, Y10, Y7
+	VMULPS    (DX)(R10*4), Y7, Y7
+	VMULPS    (BX)(R10*4), Y8, Y8
+	VSUBPS    Y8, Y7, Y7
+	VANDPS    Y6, Y7, Y7
+	VMULPS    Y4, Y10, Y8
 	VMULPS    Y5, Y9, Y9
-	VADDPS    Y9, Y7, Y7
-	VADDPS    (DI)(R10*4), Y7, Y7
-	VCMPPS    $0x12, Y7, Y8, Y7
+	VADDPS    Y9, Y8, Y8
+	VADDPS    (DI)(R10*4), Y8, Y8
+	VCMPPS    $0x12, Y8, Y7, Y7
 	VANDPS    Y7, Y11, Y11
 	VMOVMSKPS Y11, R13
 	JMP       joingroup1_0
@@ -326,40 +332,42 @@ tail:
 	VMASKMOVPS   (DI)(R10*4), Y8, Y7
 	VMOVUPS      Y7, 160(SP)
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS (SP), Y7
-	VSUBPS  Y0, Y7, Y7
-	VMOVUPS 32(SP), Y0
-	VSUBPS  Y1, Y0, Y0
+	// dy = b.cy - a.cy
+	VMOVUPS 32(SP), Y7
+	VSUBPS  Y1, Y7, Y7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (SP), Y1
+	VSUBPS  Y0, Y1, Y1
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS 64(SP), Y2, Y8
 	VMULPS 96(SP), Y3, Y9
-	VADDPS Y9, Y8, Y1
-	VANDPS Y6, Y1, Y1
+	VADDPS Y9, Y8, Y0
+	VANDPS Y6, Y0, Y0
 	VMULPS 96(SP), Y2, Y8
 	VMULPS 64(SP), Y3, Y9
 	VSUBPS Y9, Y8, Y8
 	VANDPS Y6, Y8, Y8
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Y2, Y7, Y9
-	VMULPS Y3, Y0, Y10
+	VMULPS Y2, Y1, Y9
+	VMULPS Y3, Y7, Y10
 	VADDPS Y10, Y9, Y9
 	VANDPS Y6, Y9, Y9
-	VMULPS 128(SP), Y1, Y10
+	VMULPS 128(SP), Y0, Y10
 	VMULPS 160(SP), Y8, Y11
 	VADDPS Y11, Y10, Y10
 	VADDPS Y4, Y10, Y10
 	VCMPPS $0x12, Y10, Y9, Y9
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Y2, Y0, Y2
-	VMULPS Y3, Y7, Y3
+	VMULPS Y2, Y7, Y2
+	VMULPS Y3, Y1, Y3
 	VSUBPS Y3, Y2, Y2
 	VANDPS Y6, Y2, Y2
 	VMULPS 128(SP), Y8, Y3
-	VMULPS 160(SP), Y1, Y10
+	VMULPS 160(SP), Y0, Y10
 	VADDPS Y10, Y3, Y3
 	VADDPS Y5, Y3, Y3
 	VCMPPS $0x12, Y3, Y2, Y2
@@ -370,11 +378,11 @@ tail:
 	JZ      skiptail
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS 64(SP), Y7, Y2
-	VMULPS 96(SP), Y0, Y3
+	VMULPS 64(SP), Y1, Y2
+	VMULPS 96(SP), Y7, Y3
 	VADDPS Y3, Y2, Y2
 	VANDPS Y6, Y2, Y2
-	VMULPS Y4, Y1, Y3
+	VMULPS Y4, Y0, Y3
 	VMULPS Y5, Y8, Y10
 	VADDPS Y10, Y3, Y3
 	VADDPS 128(SP), Y3, Y3
@@ -382,15 +390,15 @@ tail:
 	VANDPS Y2, Y9, Y9
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS    64(SP), Y0, Y0
-	VMULPS    96(SP), Y7, Y2
-	VSUBPS    Y2, Y0, Y0
-	VANDPS    Y6, Y0, Y0
-	VMULPS    Y4, Y8, Y2
-	VMULPS    Y5, Y1, Y1
-	VADDPS    Y1, Y2, Y2
-	VADDPS    160(SP), Y2, Y2
-	VCMPPS    $0x12, Y2, Y0, Y0
+	VMULPS    64(SP), Y7, Y2
+	VMULPS    96(SP), Y1, Y1
+	VSUBPS    Y1, Y2, Y2
+	VANDPS    Y6, Y2, Y2
+	VMULPS    Y4, Y8, Y1
+	VMULPS    Y5, Y0, Y0
+	VADDPS    Y0, Y1, Y1
+	VADDPS    160(SP), Y1, Y1
+	VCMPPS    $0x12, Y1, Y2, Y0
 	VANDPS    Y0, Y9, Y9
 	VMOVMSKPS Y9, AX
 	JMP       jointail
@@ -450,11 +458,13 @@ ahead:
 	PREFETCHT0 512(SI)(R10*4)
 	PREFETCHT0 512(DI)(R10*4)
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS (AX)(R10*4), Z7
-	VSUBPS  Z0, Z7, Z7
-	VMOVUPS (CX)(R10*4), Z8
-	VSUBPS  Z1, Z8, Z8
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R10*4), Z7
+	VSUBPS  Z1, Z7, Z7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R10*4), Z8
+	VSUBPS  Z0, Z8, Z8
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS (DX)(R10*4), Z2, Z10
@@ -467,8 +477,8 @@ ahead:
 	VPANDD Z6, Z10, Z10
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Z2, Z7, Z11
-	VMULPS Z3, Z8, Z12
+	VMULPS Z2, Z8, Z11
+	VMULPS Z3, Z7, Z12
 	VADDPS Z12, Z11, Z11
 	VPANDD Z6, Z11, Z11
 	VMULPS (SI)(R10*4), Z9, Z12
@@ -478,8 +488,8 @@ ahead:
 	VCMPPS $0x12, Z12, Z11, K1
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Z2, Z8, Z11
-	VMULPS Z3, Z7, Z12
+	VMULPS Z2, Z7, Z11
+	VMULPS Z3, Z8, Z12
 	VSUBPS Z12, Z11, Z11
 	VPANDD Z6, Z11, Z11
 	VMULPS (SI)(R10*4), Z10, Z12
@@ -493,8 +503,8 @@ ahead:
 	JZ       skipahead_0
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS (DX)(R10*4), Z7, Z11
-	VMULPS (BX)(R10*4), Z8, Z12
+	VMULPS (DX)(R10*4), Z8, Z11
+	VMULPS (BX)(R10*4), Z7, Z12
 	VADDPS Z12, Z11, Z11
 	VPANDD Z6, Z11, Z11
 	VMULPS Z4, Z9, Z12
@@ -504,15 +514,15 @@ ahead:
 	VCMPPS $0x12, Z12, Z11, K1, K1
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS (DX)(R10*4), Z8, Z8
-	VMULPS (BX)(R10*4), Z7, Z7
-	VSUBPS Z7, Z8, Z8
-	VPANDD Z6, Z8, Z8
-	VMULPS Z4, Z10, Z7
+	VMULPS (DX)(R10*4), Z7, Z7
+	VMULPS (BX)(R10*4), Z8, Z8
+	VSUBPS Z8, Z7, Z7
+	VPANDD Z6, Z7, Z7
+	VMULPS Z4, Z10, Z8
 	VMULPS Z5, Z9, Z9
-	VADDPS Z9, Z7, Z7
-	VADDPS (DI)(R10*4), Z7, Z7
-	VCMPPS $0x12, Z7, Z8, K1, K1
+	VADDPS Z9, Z8, Z8
+	VADDPS (DI)(R10*4), Z8, Z8
+	VCMPPS $0x12, Z8, Z7, K1, K1
 	KMOVW  K1, R13
 	JMP    joinahead_0
 
@@ -537,11 +547,13 @@ group1:
 	CMPQ R9, $0x00000010
 	JB   tail
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS (AX)(R10*4), Z7
-	VSUBPS  Z0, Z7, Z7
-	VMOVUPS (CX)(R10*4), Z8
-	VSUBPS  Z1, Z8, Z8
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R10*4), Z7
+	VSUBPS  Z1, Z7, Z7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R10*4), Z8
+	VSUBPS  Z0, Z8, Z8
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS (DX)(R10*4), Z2, Z10
@@ -554,8 +566,8 @@ group1:
 	VPANDD Z6, Z10, Z10
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Z2, Z7, Z11
-	VMULPS Z3, Z8, Z12
+	VMULPS Z2, Z8, Z11
+	VMULPS Z3, Z7, Z12
 	VADDPS Z12, Z11, Z11
 	VPANDD Z6, Z11, Z11
 	VMULPS (SI)(R10*4), Z9, Z12
@@ -565,8 +577,8 @@ group1:
 	VCMPPS $0x12, Z12, Z11, K1
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Z2, Z8, Z11
-	VMULPS Z3, Z7, Z12
+	VMULPS Z2, Z7, Z11
+	VMULPS Z3, Z8, Z12
 	VSUBPS Z12, Z11, Z11
 	VPANDD Z6, Z11, Z11
 	VMULPS (SI)(R10*4), Z10, Z12
@@ -580,8 +592,8 @@ group1:
 	JZ       skipgroup1_0
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS (DX)(R10*4), Z7, Z11
-	VMULPS (BX)(R10*4), Z8, Z12
+	VMULPS (DX)(R10*4), Z8, Z11
+	VMULPS (BX)(R10*4), Z7, Z12
 	VADDPS Z12, Z11, Z11
 	VPANDD Z6, Z11, Z11
 	VMULPS Z4, Z9, Z12
@@ -591,15 +603,15 @@ group1:
 	VCMPPS $0x12, Z12, Z11, K1, K1
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS (DX)(R10*4), Z8, Z8
-	VMULPS (BX)(R10*4), Z7, Z7
-	VSUBPS Z7, Z8, Z8
-	VPANDD Z6, Z8, Z8
-	VMULPS Z4, Z10, Z7
+	VMULPS (DX)(R10*4), Z7, Z7
+	VMULPS (BX)(R10*4), Z8, Z8
+	VSUBPS Z8, Z7, Z7
+	VPANDD Z6, Z7, Z7
+	VMULPS Z4, Z10, Z8
 	VMULPS Z5, Z9, Z9
-	VADDPS Z9, Z7, Z7
-	VADDPS (DI)(R10*4), Z7, Z7
-	VCMPPS $0x12, Z7, Z8, K1, K1
+	VADDPS Z9, Z8, Z8
+	VADDPS (DI)(R10*4), Z8, Z8
+	VCMPPS $0x12, Z8, Z7, K1, K1
 	KMOVW  K1, R13
 	JMP    joingroup1_0
 
@@ -642,40 +654,42 @@ tail:
 	VMOVUPS.Z (DI)(R10*4), K1, Z7
 	VMOVUPS   Z7, 320(SP)
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS (SP), Z7
-	VSUBPS  Z0, Z7, Z7
-	VMOVUPS 64(SP), Z0
-	VSUBPS  Z1, Z0, Z0
+	// dy = b.cy - a.cy
+	VMOVUPS 64(SP), Z7
+	VSUBPS  Z1, Z7, Z7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (SP), Z1
+	VSUBPS  Z0, Z1, Z1
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS 128(SP), Z2, Z8
 	VMULPS 192(SP), Z3, Z9
-	VADDPS Z9, Z8, Z1
-	VPANDD Z6, Z1, Z1
+	VADDPS Z9, Z8, Z0
+	VPANDD Z6, Z0, Z0
 	VMULPS 192(SP), Z2, Z8
 	VMULPS 128(SP), Z3, Z9
 	VSUBPS Z9, Z8, Z8
 	VPANDD Z6, Z8, Z8
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Z2, Z7, Z9
-	VMULPS Z3, Z0, Z10
+	VMULPS Z2, Z1, Z9
+	VMULPS Z3, Z7, Z10
 	VADDPS Z10, Z9, Z9
 	VPANDD Z6, Z9, Z9
-	VMULPS 256(SP), Z1, Z10
+	VMULPS 256(SP), Z0, Z10
 	VMULPS 320(SP), Z8, Z11
 	VADDPS Z11, Z10, Z10
 	VADDPS Z4, Z10, Z10
 	VCMPPS $0x12, Z10, Z9, K1
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Z2, Z0, Z2
-	VMULPS Z3, Z7, Z3
+	VMULPS Z2, Z7, Z2
+	VMULPS Z3, Z1, Z3
 	VSUBPS Z3, Z2, Z2
 	VPANDD Z6, Z2, Z2
 	VMULPS 256(SP), Z8, Z3
-	VMULPS 320(SP), Z1, Z9
+	VMULPS 320(SP), Z0, Z9
 	VADDPS Z9, Z3, Z3
 	VADDPS Z5, Z3, Z3
 	VCMPPS $0x12, Z3, Z2, K1, K1
@@ -685,26 +699,26 @@ tail:
 	JZ       skiptail
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS 128(SP), Z7, Z2
-	VMULPS 192(SP), Z0, Z3
+	VMULPS 128(SP), Z1, Z2
+	VMULPS 192(SP), Z7, Z3
 	VADDPS Z3, Z2, Z2
 	VPANDD Z6, Z2, Z2
-	VMULPS Z4, Z1, Z3
+	VMULPS Z4, Z0, Z3
 	VMULPS Z5, Z8, Z9
 	VADDPS Z9, Z3, Z3
 	VADDPS 256(SP), Z3, Z3
 	VCMPPS $0x12, Z3, Z2, K1, K1
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS 128(SP), Z0, Z0
-	VMULPS 192(SP), Z7, Z2
-	VSUBPS Z2, Z0, Z0
-	VPANDD Z6, Z0, Z0
-	VMULPS Z4, Z8, Z2
-	VMULPS Z5, Z1, Z1
-	VADDPS Z1, Z2, Z2
-	VADDPS 320(SP), Z2, Z2
-	VCMPPS $0x12, Z2, Z0, K1, K1
+	VMULPS 128(SP), Z7, Z2
+	VMULPS 192(SP), Z1, Z1
+	VSUBPS Z1, Z2, Z2
+	VPANDD Z6, Z2, Z2
+	VMULPS Z4, Z8, Z1
+	VMULPS Z5, Z0, Z0
+	VADDPS Z0, Z1, Z1
+	VADDPS 320(SP), Z1, Z1
+	VCMPPS $0x12, Z1, Z2, K1, K1
 	KMOVW  K1, AX
 	JMP    jointail
 
@@ -792,11 +806,13 @@ pairs:
 	VPCMPEQD   Y2, Y2, Y2
 	VGATHERDPS Y2, (BX)(Y3*4), Y10
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS (SP), Y1
-	VSUBPS  Y5, Y1, Y1
-	VMOVUPS 32(SP), Y2
-	VSUBPS  Y6, Y2, Y2
+	// dy = b.cy - a.cy
+	VMOVUPS 32(SP), Y1
+	VSUBPS  Y6, Y1, Y1
+
+	// dx = b.cx - a.cx
+	VMOVUPS (SP), Y2
+	VSUBPS  Y5, Y2, Y2
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS 64(SP), Y7, Y11
@@ -809,8 +825,8 @@ pairs:
 	VANDPS Y0, Y11, Y11
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Y7, Y1, Y12
-	VMULPS Y8, Y2, Y13
+	VMULPS Y7, Y2, Y12
+	VMULPS Y8, Y1, Y13
 	VADDPS Y13, Y12, Y12
 	VANDPS Y0, Y12, Y12
 	VMULPS 128(SP), Y3, Y13
@@ -820,8 +836,8 @@ pairs:
 	VCMPPS $0x12, Y13, Y12, Y12
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Y7, Y2, Y13
-	VMULPS Y8, Y1, Y14
+	VMULPS Y7, Y1, Y13
+	VMULPS Y8, Y2, Y14
 	VSUBPS Y14, Y13, Y13
 	VANDPS Y0, Y13, Y13
 	VMULPS 128(SP), Y11, Y14
@@ -836,8 +852,8 @@ pairs:
 	JZ      skippairs
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS 64(SP), Y1, Y13
-	VMULPS 96(SP), Y2, Y14
+	VMULPS 64(SP), Y2, Y13
+	VMULPS 96(SP), Y1, Y14
 	VADDPS Y14, Y13, Y13
 	VANDPS Y0, Y13, Y13
 	VMULPS Y9, Y3, Y14
@@ -848,15 +864,15 @@ pairs:
 	VANDPS Y13, Y12, Y12
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS    64(SP), Y2, Y2
-	VMULPS    96(SP), Y1, Y1
-	VSUBPS    Y1, Y2, Y2
-	VANDPS    Y0, Y2, Y2
-	VMULPS    Y9, Y11, Y1
+	VMULPS    64(SP), Y1, Y1
+	VMULPS    96(SP), Y2, Y2
+	VSUBPS    Y2, Y1, Y1
+	VANDPS    Y0, Y1, Y1
+	VMULPS    Y9, Y11, Y2
 	VMULPS    Y10, Y3, Y3
-	VADDPS    Y3, Y1, Y1
-	VADDPS    160(SP), Y1, Y1
-	VCMPPS    $0x12, Y1, Y2, Y1
+	VADDPS    Y3, Y2, Y2
+	VADDPS    160(SP), Y2, Y2
+	VCMPPS    $0x12, Y2, Y1, Y1
 	VANDPS    Y1, Y12, Y12
 	VMOVMSKPS Y12, BX
 	JMP       joinpairs
@@ -932,11 +948,13 @@ group:
 	CMPQ R11, $0x00000008
 	JB   last
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS (AX)(R10*4), Y7
-	VSUBPS  Y1, Y7, Y7
-	VMOVUPS (CX)(R10*4), Y8
-	VSUBPS  Y2, Y8, Y8
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R10*4), Y7
+	VSUBPS  Y2, Y7, Y7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R10*4), Y8
+	VSUBPS  Y1, Y8, Y8
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS (DX)(R10*4), Y3, Y10
@@ -949,8 +967,8 @@ group:
 	VANDPS Y0, Y10, Y10
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Y3, Y7, Y11
-	VMULPS Y4, Y8, Y12
+	VMULPS Y3, Y8, Y11
+	VMULPS Y4, Y7, Y12
 	VADDPS Y12, Y11, Y11
 	VANDPS Y0, Y11, Y11
 	VMULPS (SI)(R10*4), Y9, Y12
@@ -960,8 +978,8 @@ group:
 	VCMPPS $0x12, Y12, Y11, Y11
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Y3, Y8, Y12
-	VMULPS Y4, Y7, Y13
+	VMULPS Y3, Y7, Y12
+	VMULPS Y4, Y8, Y13
 	VSUBPS Y13, Y12, Y12
 	VANDPS Y0, Y12, Y12
 	VMULPS (SI)(R10*4), Y10, Y13
@@ -976,8 +994,8 @@ group:
 	JZ      skipfull
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS (DX)(R10*4), Y7, Y12
-	VMULPS (BX)(R10*4), Y8, Y13
+	VMULPS (DX)(R10*4), Y8, Y12
+	VMULPS (BX)(R10*4), Y7, Y13
 	VADDPS Y13, Y12, Y12
 	VANDPS Y0, Y12, Y12
 	VMULPS Y5, Y9, Y13
@@ -988,15 +1006,15 @@ group:
 	VANDPS Y12, Y11, Y11
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS    (DX)(R10*4), Y8, Y8
-	VMULPS    (BX)(R10*4), Y7, Y7
-	VSUBPS    Y7, Y8, Y8
-	VANDPS    Y0, Y8, Y8
-	VMULPS    Y5, Y10, Y7
+	VMULPS    (DX)(R10*4), Y7, Y7
+	VMULPS    (BX)(R10*4), Y8, Y8
+	VSUBPS    Y8, Y7, Y7
+	VANDPS    Y0, Y7, Y7
+	VMULPS    Y5, Y10, Y8
 	VMULPS    Y6, Y9, Y9
-	VADDPS    Y9, Y7, Y7
-	VADDPS    (DI)(R10*4), Y7, Y7
-	VCMPPS    $0x12, Y7, Y8, Y7
+	VADDPS    Y9, Y8, Y8
+	VADDPS    (DI)(R10*4), Y8, Y8
+	VCMPPS    $0x12, Y8, Y7, Y7
 	VANDPS    Y7, Y11, Y11
 	VMOVMSKPS Y11, R14
 	JMP       joinfull
@@ -1029,40 +1047,42 @@ last:
 	CMPQ  R14, cx_len+152(FP)
 	JA    copy
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS (AX)(R10*4), Y7
-	VSUBPS  Y1, Y7, Y7
-	VMOVUPS (CX)(R10*4), Y1
-	VSUBPS  Y2, Y1, Y1
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R10*4), Y7
+	VSUBPS  Y2, Y7, Y7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R10*4), Y2
+	VSUBPS  Y1, Y2, Y2
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS (DX)(R10*4), Y3, Y8
 	VMULPS (BX)(R10*4), Y4, Y9
-	VADDPS Y9, Y8, Y2
-	VANDPS Y0, Y2, Y2
+	VADDPS Y9, Y8, Y1
+	VANDPS Y0, Y1, Y1
 	VMULPS (BX)(R10*4), Y3, Y8
 	VMULPS (DX)(R10*4), Y4, Y9
 	VSUBPS Y9, Y8, Y8
 	VANDPS Y0, Y8, Y8
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Y3, Y7, Y9
-	VMULPS Y4, Y1, Y10
+	VMULPS Y3, Y2, Y9
+	VMULPS Y4, Y7, Y10
 	VADDPS Y10, Y9, Y9
 	VANDPS Y0, Y9, Y9
-	VMULPS (SI)(R10*4), Y2, Y10
+	VMULPS (SI)(R10*4), Y1, Y10
 	VMULPS (DI)(R10*4), Y8, Y11
 	VADDPS Y11, Y10, Y10
 	VADDPS Y5, Y10, Y10
 	VCMPPS $0x12, Y10, Y9, Y9
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Y3, Y1, Y3
-	VMULPS Y4, Y7, Y4
+	VMULPS Y3, Y7, Y3
+	VMULPS Y4, Y2, Y4
 	VSUBPS Y4, Y3, Y3
 	VANDPS Y0, Y3, Y3
 	VMULPS (SI)(R10*4), Y8, Y4
-	VMULPS (DI)(R10*4), Y2, Y10
+	VMULPS (DI)(R10*4), Y1, Y10
 	VADDPS Y10, Y4, Y4
 	VADDPS Y6, Y4, Y4
 	VCMPPS $0x12, Y4, Y3, Y3
@@ -1073,11 +1093,11 @@ last:
 	JZ      skippart
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS (DX)(R10*4), Y7, Y3
-	VMULPS (BX)(R10*4), Y1, Y4
+	VMULPS (DX)(R10*4), Y2, Y3
+	VMULPS (BX)(R10*4), Y7, Y4
 	VADDPS Y4, Y3, Y3
 	VANDPS Y0, Y3, Y3
-	VMULPS Y5, Y2, Y4
+	VMULPS Y5, Y1, Y4
 	VMULPS Y6, Y8, Y10
 	VADDPS Y10, Y4, Y4
 	VADDPS (SI)(R10*4), Y4, Y4
@@ -1085,15 +1105,15 @@ last:
 	VANDPS Y3, Y9, Y9
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS    (DX)(R10*4), Y1, Y1
-	VMULPS    (BX)(R10*4), Y7, Y3
-	VSUBPS    Y3, Y1, Y1
-	VANDPS    Y0, Y1, Y1
-	VMULPS    Y5, Y8, Y3
-	VMULPS    Y6, Y2, Y2
-	VADDPS    Y2, Y3, Y3
-	VADDPS    (DI)(R10*4), Y3, Y3
-	VCMPPS    $0x12, Y3, Y1, Y1
+	VMULPS    (DX)(R10*4), Y7, Y3
+	VMULPS    (BX)(R10*4), Y2, Y2
+	VSUBPS    Y2, Y3, Y3
+	VANDPS    Y0, Y3, Y3
+	VMULPS    Y5, Y8, Y2
+	VMULPS    Y6, Y1, Y1
+	VADDPS    Y1, Y2, Y2
+	VADDPS    (DI)(R10*4), Y2, Y2
+	VCMPPS    $0x12, Y2, Y3, Y1
 	VANDPS    Y1, Y9, Y9
 	VMOVMSKPS Y9, R10
 	JMP       joinpart
@@ -1129,40 +1149,42 @@ copy:
 	VMASKMOVPS   (DI)(R10*4), Y8, Y7
 	VMOVUPS      Y7, 168(SP)
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS 8(SP), Y7
-	VSUBPS  Y1, Y7, Y7
-	VMOVUPS 40(SP), Y1
-	VSUBPS  Y2, Y1, Y1
+	// dy = b.cy - a.cy
+	VMOVUPS 40(SP), Y7
+	VSUBPS  Y2, Y7, Y7
+
+	// dx = b.cx - a.cx
+	VMOVUPS 8(SP), Y2
+	VSUBPS  Y1, Y2, Y2
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS 72(SP), Y3, Y8
 	VMULPS 104(SP), Y4, Y9
-	VADDPS Y9, Y8, Y2
-	VANDPS Y0, Y2, Y2
+	VADDPS Y9, Y8, Y1
+	VANDPS Y0, Y1, Y1
 	VMULPS 104(SP), Y3, Y8
 	VMULPS 72(SP), Y4, Y9
 	VSUBPS Y9, Y8, Y8
 	VANDPS Y0, Y8, Y8
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Y3, Y7, Y9
-	VMULPS Y4, Y1, Y10
+	VMULPS Y3, Y2, Y9
+	VMULPS Y4, Y7, Y10
 	VADDPS Y10, Y9, Y9
 	VANDPS Y0, Y9, Y9
-	VMULPS 136(SP), Y2, Y10
+	VMULPS 136(SP), Y1, Y10
 	VMULPS 168(SP), Y8, Y11
 	VADDPS Y11, Y10, Y10
 	VADDPS Y5, Y10, Y10
 	VCMPPS $0x12, Y10, Y9, Y9
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Y3, Y1, Y3
-	VMULPS Y4, Y7, Y4
+	VMULPS Y3, Y7, Y3
+	VMULPS Y4, Y2, Y4
 	VSUBPS Y4, Y3, Y3
 	VANDPS Y0, Y3, Y3
 	VMULPS 136(SP), Y8, Y4
-	VMULPS 168(SP), Y2, Y10
+	VMULPS 168(SP), Y1, Y10
 	VADDPS Y10, Y4, Y4
 	VADDPS Y6, Y4, Y4
 	VCMPPS $0x12, Y4, Y3, Y3
@@ -1173,11 +1195,11 @@ copy:
 	JZ      skipcopy
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS 72(SP), Y7, Y3
-	VMULPS 104(SP), Y1, Y4
+	VMULPS 72(SP), Y2, Y3
+	VMULPS 104(SP), Y7, Y4
 	VADDPS Y4, Y3, Y3
 	VANDPS Y0, Y3, Y3
-	VMULPS Y5, Y2, Y4
+	VMULPS Y5, Y1, Y4
 	VMULPS Y6, Y8, Y10
 	VADDPS Y10, Y4, Y4
 	VADDPS 136(SP), Y4, Y4
@@ -1185,15 +1207,15 @@ copy:
 	VANDPS Y3, Y9, Y9
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS    72(SP), Y1, Y1
-	VMULPS    104(SP), Y7, Y3
-	VSUBPS    Y3, Y1, Y1
-	VANDPS    Y0, Y1, Y1
-	VMULPS    Y5, Y8, Y3
-	VMULPS    Y6, Y2, Y2
-	VADDPS    Y2, Y3, Y3
-	VADDPS    168(SP), Y3, Y3
-	VCMPPS    $0x12, Y3, Y1, Y1
+	VMULPS    72(SP), Y7, Y3
+	VMULPS    104(SP), Y2, Y2
+	VSUBPS    Y2, Y3, Y3
+	VANDPS    Y0, Y3, Y3
+	VMULPS    Y5, Y8, Y2
+	VMULPS    Y6, Y1, Y1
+	VADDPS    Y1, Y2, Y2
+	VADDPS    168(SP), Y2, Y2
+	VCMPPS    $0x12, Y2, Y3, Y1
 	VANDPS    Y1, Y9, Y9
 	VMOVMSKPS Y9, R10
 	JMP       joincopy
@@ -1259,11 +1281,13 @@ group:
 	CMPQ R11, $0x00000010
 	JB   last
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS (AX)(R10*4), Z7
-	VSUBPS  Z1, Z7, Z7
-	VMOVUPS (CX)(R10*4), Z8
-	VSUBPS  Z2, Z8, Z8
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R10*4), Z7
+	VSUBPS  Z2, Z7, Z7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R10*4), Z8
+	VSUBPS  Z1, Z8, Z8
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS (DX)(R10*4), Z3, Z10
@@ -1276,8 +1300,8 @@ group:
 	VPANDD Z0, Z10, Z10
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Z3, Z7, Z11
-	VMULPS Z4, Z8, Z12
+	VMULPS Z3, Z8, Z11
+	VMULPS Z4, Z7, Z12
 	VADDPS Z12, Z11, Z11
 	VPANDD Z0, Z11, Z11
 	VMULPS (SI)(R10*4), Z9, Z12
@@ -1287,8 +1311,8 @@ group:
 	VCMPPS $0x12, Z12, Z11, K1
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Z3, Z8, Z11
-	VMULPS Z4, Z7, Z12
+	VMULPS Z3, Z7, Z11
+	VMULPS Z4, Z8, Z12
 	VSUBPS Z12, Z11, Z11
 	VPANDD Z0, Z11, Z11
 	VMULPS (SI)(R10*4), Z10, Z12
@@ -1302,8 +1326,8 @@ group:
 	JZ       skipfull
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS (DX)(R10*4), Z7, Z11
-	VMULPS (BX)(R10*4), Z8, Z12
+	VMULPS (DX)(R10*4), Z8, Z11
+	VMULPS (BX)(R10*4), Z7, Z12
 	VADDPS Z12, Z11, Z11
 	VPANDD Z0, Z11, Z11
 	VMULPS Z5, Z9, Z12
@@ -1313,15 +1337,15 @@ group:
 	VCMPPS $0x12, Z12, Z11, K1, K1
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS (DX)(R10*4), Z8, Z8
-	VMULPS (BX)(R10*4), Z7, Z7
-	VSUBPS Z7, Z8, Z8
-	VPANDD Z0, Z8, Z8
-	VMULPS Z5, Z10, Z7
+	VMULPS (DX)(R10*4), Z7, Z7
+	VMULPS (BX)(R10*4), Z8, Z8
+	VSUBPS Z8, Z7, Z7
+	VPANDD Z0, Z7, Z7
+	VMULPS Z5, Z10, Z8
 	VMULPS Z6, Z9, Z9
-	VADDPS Z9, Z7, Z7
-	VADDPS (DI)(R10*4), Z7, Z7
-	VCMPPS $0x12, Z7, Z8, K1, K1
+	VADDPS Z9, Z8, Z8
+	VADDPS (DI)(R10*4), Z8, Z8
+	VCMPPS $0x12, Z8, Z7, K1, K1
 	KMOVW  K1, R14
 	JMP    joinfull
 
@@ -1353,40 +1377,42 @@ last:
 	CMPQ  R14, cx_len+152(FP)
 	JA    copy
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS (AX)(R10*4), Z7
-	VSUBPS  Z1, Z7, Z7
-	VMOVUPS (CX)(R10*4), Z1
-	VSUBPS  Z2, Z1, Z1
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R10*4), Z7
+	VSUBPS  Z2, Z7, Z7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R10*4), Z2
+	VSUBPS  Z1, Z2, Z2
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS (DX)(R10*4), Z3, Z8
 	VMULPS (BX)(R10*4), Z4, Z9
-	VADDPS Z9, Z8, Z2
-	VPANDD Z0, Z2, Z2
+	VADDPS Z9, Z8, Z1
+	VPANDD Z0, Z1, Z1
 	VMULPS (BX)(R10*4), Z3, Z8
 	VMULPS (DX)(R10*4), Z4, Z9
 	VSUBPS Z9, Z8, Z8
 	VPANDD Z0, Z8, Z8
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Z3, Z7, Z9
-	VMULPS Z4, Z1, Z10
+	VMULPS Z3, Z2, Z9
+	VMULPS Z4, Z7, Z10
 	VADDPS Z10, Z9, Z9
 	VPANDD Z0, Z9, Z9
-	VMULPS (SI)(R10*4), Z2, Z10
+	VMULPS (SI)(R10*4), Z1, Z10
 	VMULPS (DI)(R10*4), Z8, Z11
 	VADDPS Z11, Z10, Z10
 	VADDPS Z5, Z10, Z10
 	VCMPPS $0x12, Z10, Z9, K1
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Z3, Z1, Z3
-	VMULPS Z4, Z7, Z4
+	VMULPS Z3, Z7, Z3
+	VMULPS Z4, Z2, Z4
 	VSUBPS Z4, Z3, Z3
 	VPANDD Z0, Z3, Z3
 	VMULPS (SI)(R10*4), Z8, Z4
-	VMULPS (DI)(R10*4), Z2, Z9
+	VMULPS (DI)(R10*4), Z1, Z9
 	VADDPS Z9, Z4, Z4
 	VADDPS Z6, Z4, Z4
 	VCMPPS $0x12, Z4, Z3, K1, K1
@@ -1396,26 +1422,26 @@ last:
 	JZ       skippart
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS (DX)(R10*4), Z7, Z3
-	VMULPS (BX)(R10*4), Z1, Z4
+	VMULPS (DX)(R10*4), Z2, Z3
+	VMULPS (BX)(R10*4), Z7, Z4
 	VADDPS Z4, Z3, Z3
 	VPANDD Z0, Z3, Z3
-	VMULPS Z5, Z2, Z4
+	VMULPS Z5, Z1, Z4
 	VMULPS Z6, Z8, Z9
 	VADDPS Z9, Z4, Z4
 	VADDPS (SI)(R10*4), Z4, Z4
 	VCMPPS $0x12, Z4, Z3, K1, K1
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS (DX)(R10*4), Z1, Z1
-	VMULPS (BX)(R10*4), Z7, Z3
-	VSUBPS Z3, Z1, Z1
-	VPANDD Z0, Z1, Z1
-	VMULPS Z5, Z8, Z3
-	VMULPS Z6, Z2, Z2
-	VADDPS Z2, Z3, Z3
-	VADDPS (DI)(R10*4), Z3, Z3
-	VCMPPS $0x12, Z3, Z1, K1, K1
+	VMULPS (DX)(R10*4), Z7, Z3
+	VMULPS (BX)(R10*4), Z2, Z2
+	VSUBPS Z2, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z8, Z2
+	VMULPS Z6, Z1, Z1
+	VADDPS Z1, Z2, Z2
+	VADDPS (DI)(R10*4), Z2, Z2
+	VCMPPS $0x12, Z2, Z3, K1, K1
 	KMOVW  K1, R10
 	JMP    joinpart
 
@@ -1450,40 +1476,42 @@ copy:
 	VMOVUPS.Z (DI)(R10*4), K1, Z7
 	VMOVUPS   Z7, 328(SP)
 
-	// dx = b.cx - a.cx, dy = b.cy - a.cy
-	VMOVUPS 8(SP), Z7
-	VSUBPS  Z1, Z7, Z7
-	VMOVUPS 72(SP), Z1
-	VSUBPS  Z2, Z1, Z1
+	// dy = b.cy - a.cy
+	VMOVUPS 72(SP), Z7
+	VSUBPS  Z2, Z7, Z7
+
+	// dx = b.cx - a.cx
+	VMOVUPS 8(SP), Z2
+	VSUBPS  Z1, Z2, Z2
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
 	VMULPS 136(SP), Z3, Z8
 	VMULPS 200(SP), Z4, Z9
-	VADDPS Z9, Z8, Z2
-	VPANDD Z0, Z2, Z2
+	VADDPS Z9, Z8, Z1
+	VPANDD Z0, Z1, Z1
 	VMULPS 200(SP), Z3, Z8
 	VMULPS 136(SP), Z4, Z9
 	VSUBPS Z9, Z8, Z8
 	VPANDD Z0, Z8, Z8
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Z3, Z7, Z9
-	VMULPS Z4, Z1, Z10
+	VMULPS Z3, Z2, Z9
+	VMULPS Z4, Z7, Z10
 	VADDPS Z10, Z9, Z9
 	VPANDD Z0, Z9, Z9
-	VMULPS 264(SP), Z2, Z10
+	VMULPS 264(SP), Z1, Z10
 	VMULPS 328(SP), Z8, Z11
 	VADDPS Z11, Z10, Z10
 	VADDPS Z5, Z10, Z10
 	VCMPPS $0x12, Z10, Z9, K1
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Z3, Z1, Z3
-	VMULPS Z4, Z7, Z4
+	VMULPS Z3, Z7, Z3
+	VMULPS Z4, Z2, Z4
 	VSUBPS Z4, Z3, Z3
 	VPANDD Z0, Z3, Z3
 	VMULPS 264(SP), Z8, Z4
-	VMULPS 328(SP), Z2, Z9
+	VMULPS 328(SP), Z1, Z9
 	VADDPS Z9, Z4, Z4
 	VADDPS Z6, Z4, Z4
 	VCMPPS $0x12, Z4, Z3, K1, K1
@@ -1493,26 +1521,26 @@ copy:
 	JZ       skipcopy
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS 136(SP), Z7, Z3
-	VMULPS 200(SP), Z1, Z4
+	VMULPS 136(SP), Z2, Z3
+	VMULPS 200(SP), Z7, Z4
 	VADDPS Z4, Z3, Z3
 	VPANDD Z0, Z3, Z3
-	VMULPS Z5, Z2, Z4
+	VMULPS Z5, Z1, Z4
 	VMULPS Z6, Z8, Z9
 	VADDPS Z9, Z4, Z4
 	VADDPS 264(SP), Z4, Z4
 	VCMPPS $0x12, Z4, Z3, K1, K1
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS 136(SP), Z1, Z1
-	VMULPS 200(SP), Z7, Z3
-	VSUBPS Z3, Z1, Z1
-	VPANDD Z0, Z1, Z1
-	VMULPS Z5, Z8, Z3
-	VMULPS Z6, Z2, Z2
-	VADDPS Z2, Z3, Z3
-	VADDPS 328(SP), Z3, Z3
-	VCMPPS $0x12, Z3, Z1, K1, K1
+	VMULPS 136(SP), Z7, Z3
+	VMULPS 200(SP), Z2, Z2
+	VSUBPS Z2, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z8, Z2
+	VMULPS Z6, Z1, Z1
+	VADDPS Z1, Z2, Z2
+	VADDPS 328(SP), Z2, Z2
+	VCMPPS $0x12, Z2, Z3, K1, K1
 	KMOVW  K1, R10
 	JMP    joincopy
 
@@ -1531,6 +1559,724 @@ flush:
 
 next:
 	CMPQ R9, (SP)
+	JB   run
+	VZEROUPPER
+	RET
+
+// func runsPrunedAVX2(qcx []float32, qcy []float32, qux []float32, quy []float32, qhx []float32, qhy []float32, qreach []float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, reach []float32, runs []int32, out []uint64)
+// Requires: AVX, AVX2, BMI2
+TEXT ·runsPrunedAVX2(SB), NOSPLIT, $232-384
+	MOVQ         cx_base+168(FP), AX
+	MOVQ         cy_base+192(FP), CX
+	MOVQ         ux_base+216(FP), DX
+	MOVQ         uy_base+240(FP), BX
+	MOVQ         hx_base+264(FP), SI
+	MOVQ         hy_base+288(FP), DI
+	MOVQ         reach_base+312(FP), R8
+	MOVQ         out_base+360(FP), R9
+	MOVQ         runs_base+336(FP), R10
+	MOVQ         runs_len+344(FP), R11
+	LEAQ         (R10)(R11*4), R11
+	MOVQ         R11, (SP)
+	VBROADCASTSS absmask<>+0(SB), Y0
+
+run:
+	// Broadcast query box q; j runs from lo, left counts the boxes still to test.
+	MOVLQSX      (R10), R11
+	MOVQ         qcx_base+0(FP), R12
+	VBROADCASTSS (R12)(R11*4), Y1
+	MOVQ         qcy_base+24(FP), R12
+	VBROADCASTSS (R12)(R11*4), Y2
+	MOVQ         qux_base+48(FP), R12
+	VBROADCASTSS (R12)(R11*4), Y3
+	MOVQ         quy_base+72(FP), R12
+	VBROADCASTSS (R12)(R11*4), Y4
+	MOVQ         qhx_base+96(FP), R12
+	VBROADCASTSS (R12)(R11*4), Y5
+	MOVQ         qhy_base+120(FP), R12
+	VBROADCASTSS (R12)(R11*4), Y6
+	MOVQ         qreach_base+144(FP), R12
+	VBROADCASTSS (R12)(R11*4), Y7
+	MOVLQSX      4(R10), R11
+	MOVLQSX      8(R10), R12
+	SUBQ         R11, R12
+	ADDQ         $0x0000000c, R10
+	XORQ         R13, R13
+	XORQ         R14, R14
+
+group:
+	CMPQ R12, $0x00000008
+	JB   last
+
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R11*4), Y8
+	VSUBPS  Y2, Y8, Y8
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VANDPS  Y0, Y8, Y9
+	VMOVUPS (R8)(R11*4), Y10
+	VADDPS  Y7, Y10, Y10
+	VCMPPS  $0x12, Y10, Y9, Y9
+	VTESTPS Y9, Y9
+	JZ      skipfull
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R11*4), Y10
+	VSUBPS  Y1, Y10, Y10
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R11*4), Y3, Y12
+	VMULPS (BX)(R11*4), Y4, Y13
+	VADDPS Y13, Y12, Y11
+	VANDPS Y0, Y11, Y11
+	VMULPS (BX)(R11*4), Y3, Y12
+	VMULPS (DX)(R11*4), Y4, Y13
+	VSUBPS Y13, Y12, Y12
+	VANDPS Y0, Y12, Y12
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y3, Y10, Y13
+	VMULPS Y4, Y8, Y14
+	VADDPS Y14, Y13, Y13
+	VANDPS Y0, Y13, Y13
+	VMULPS (SI)(R11*4), Y11, Y14
+	VMULPS (DI)(R11*4), Y12, Y15
+	VADDPS Y15, Y14, Y14
+	VADDPS Y5, Y14, Y14
+	VCMPPS $0x12, Y14, Y13, Y13
+	VANDPS Y13, Y9, Y9
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y3, Y8, Y13
+	VMULPS Y4, Y10, Y14
+	VSUBPS Y14, Y13, Y13
+	VANDPS Y0, Y13, Y13
+	VMULPS (SI)(R11*4), Y12, Y14
+	VMULPS (DI)(R11*4), Y11, Y15
+	VADDPS Y15, Y14, Y14
+	VADDPS Y6, Y14, Y14
+	VCMPPS $0x12, Y14, Y13, Y13
+	VANDPS Y13, Y9, Y9
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y9, Y9
+	JZ      skipfull
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R11*4), Y10, Y13
+	VMULPS (BX)(R11*4), Y8, Y14
+	VADDPS Y14, Y13, Y13
+	VANDPS Y0, Y13, Y13
+	VMULPS Y5, Y11, Y14
+	VMULPS Y6, Y12, Y15
+	VADDPS Y15, Y14, Y14
+	VADDPS (SI)(R11*4), Y14, Y14
+	VCMPPS $0x12, Y14, Y13, Y13
+	VANDPS Y13, Y9, Y9
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    (DX)(R11*4), Y8, Y8
+	VMULPS    (BX)(R11*4), Y10, Y10
+	VSUBPS    Y10, Y8, Y8
+	VANDPS    Y0, Y8, Y8
+	VMULPS    Y5, Y12, Y10
+	VMULPS    Y6, Y11, Y11
+	VADDPS    Y11, Y10, Y10
+	VADDPS    (DI)(R11*4), Y10, Y10
+	VCMPPS    $0x12, Y10, Y8, Y8
+	VANDPS    Y8, Y9, Y9
+	VMOVMSKPS Y9, R15
+	JMP       joinfull
+
+skipfull:
+	XORL R15, R15
+
+joinfull:
+	ADDQ  $0x00000008, R11
+	SUBQ  $0x00000008, R12
+	SHLXQ R14, R15, R15
+	ORQ   R15, R13
+	ADDQ  $0x00000008, R14
+	CMPQ  R14, $0x00000040
+	JNE   group
+	MOVQ  R13, (R9)
+	ADDQ  $0x00000008, R9
+	XORQ  R13, R13
+	XORQ  R14, R14
+	JMP   group
+
+last:
+	// Fewer than 8 boxes left in the run. If a whole group from j stays
+	// inside the columns, test it there; otherwise copy the boxes left with
+	// masked loads, which never touch memory of a disabled lane, into a zeroed
+	// stack group and test that. Either way keep only the lanes below hi.
+	TESTQ R12, R12
+	JZ    flush
+	LEAQ  8(R11), R15
+	CMPQ  R15, cx_len+176(FP)
+	JA    copy
+
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R11*4), Y8
+	VSUBPS  Y2, Y8, Y8
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VANDPS  Y0, Y8, Y2
+	VMOVUPS (R8)(R11*4), Y9
+	VADDPS  Y7, Y9, Y9
+	VCMPPS  $0x12, Y9, Y2, Y2
+	VTESTPS Y2, Y2
+	JZ      skippart
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R11*4), Y7
+	VSUBPS  Y1, Y7, Y7
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R11*4), Y3, Y9
+	VMULPS (BX)(R11*4), Y4, Y10
+	VADDPS Y10, Y9, Y1
+	VANDPS Y0, Y1, Y1
+	VMULPS (BX)(R11*4), Y3, Y9
+	VMULPS (DX)(R11*4), Y4, Y10
+	VSUBPS Y10, Y9, Y9
+	VANDPS Y0, Y9, Y9
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y3, Y7, Y10
+	VMULPS Y4, Y8, Y11
+	VADDPS Y11, Y10, Y10
+	VANDPS Y0, Y10, Y10
+	VMULPS (SI)(R11*4), Y1, Y11
+	VMULPS (DI)(R11*4), Y9, Y12
+	VADDPS Y12, Y11, Y11
+	VADDPS Y5, Y11, Y11
+	VCMPPS $0x12, Y11, Y10, Y10
+	VANDPS Y10, Y2, Y2
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y3, Y8, Y3
+	VMULPS Y4, Y7, Y4
+	VSUBPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS (SI)(R11*4), Y9, Y4
+	VMULPS (DI)(R11*4), Y1, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS Y6, Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y2, Y2
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y2, Y2
+	JZ      skippart
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R11*4), Y7, Y3
+	VMULPS (BX)(R11*4), Y8, Y4
+	VADDPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS Y5, Y1, Y4
+	VMULPS Y6, Y9, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS (SI)(R11*4), Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y2, Y2
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    (DX)(R11*4), Y8, Y3
+	VMULPS    (BX)(R11*4), Y7, Y4
+	VSUBPS    Y4, Y3, Y3
+	VANDPS    Y0, Y3, Y3
+	VMULPS    Y5, Y9, Y4
+	VMULPS    Y6, Y1, Y1
+	VADDPS    Y1, Y4, Y4
+	VADDPS    (DI)(R11*4), Y4, Y4
+	VCMPPS    $0x12, Y4, Y3, Y1
+	VANDPS    Y1, Y2, Y2
+	VMOVMSKPS Y2, R11
+	JMP       joinpart
+
+skippart:
+	XORL R11, R11
+
+joinpart:
+keep:
+	BZHIQ R12, R11, R11
+	SHLXQ R14, R11, R11
+	ORQ   R11, R13
+
+	// The run's last, partial word.
+	MOVQ R13, (R9)
+	ADDQ $0x00000008, R9
+	JMP  next
+
+copy:
+	VMOVD        R12, X8
+	VPBROADCASTD X8, Y8
+	VPCMPGTD     laneindex<>+0(SB), Y8, Y9
+	VMASKMOVPS   (AX)(R11*4), Y9, Y8
+	VMOVUPS      Y8, 8(SP)
+	VMASKMOVPS   (CX)(R11*4), Y9, Y8
+	VMOVUPS      Y8, 40(SP)
+	VMASKMOVPS   (DX)(R11*4), Y9, Y8
+	VMOVUPS      Y8, 72(SP)
+	VMASKMOVPS   (BX)(R11*4), Y9, Y8
+	VMOVUPS      Y8, 104(SP)
+	VMASKMOVPS   (SI)(R11*4), Y9, Y8
+	VMOVUPS      Y8, 136(SP)
+	VMASKMOVPS   (DI)(R11*4), Y9, Y8
+	VMOVUPS      Y8, 168(SP)
+	VMASKMOVPS   (R8)(R11*4), Y9, Y8
+	VMOVUPS      Y8, 200(SP)
+
+	// dy = b.cy - a.cy
+	VMOVUPS 40(SP), Y8
+	VSUBPS  Y2, Y8, Y8
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VANDPS  Y0, Y8, Y2
+	VMOVUPS 200(SP), Y9
+	VADDPS  Y7, Y9, Y9
+	VCMPPS  $0x12, Y9, Y2, Y2
+	VTESTPS Y2, Y2
+	JZ      skipcopy
+
+	// dx = b.cx - a.cx
+	VMOVUPS 8(SP), Y7
+	VSUBPS  Y1, Y7, Y7
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 72(SP), Y3, Y9
+	VMULPS 104(SP), Y4, Y10
+	VADDPS Y10, Y9, Y1
+	VANDPS Y0, Y1, Y1
+	VMULPS 104(SP), Y3, Y9
+	VMULPS 72(SP), Y4, Y10
+	VSUBPS Y10, Y9, Y9
+	VANDPS Y0, Y9, Y9
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y3, Y7, Y10
+	VMULPS Y4, Y8, Y11
+	VADDPS Y11, Y10, Y10
+	VANDPS Y0, Y10, Y10
+	VMULPS 136(SP), Y1, Y11
+	VMULPS 168(SP), Y9, Y12
+	VADDPS Y12, Y11, Y11
+	VADDPS Y5, Y11, Y11
+	VCMPPS $0x12, Y11, Y10, Y10
+	VANDPS Y10, Y2, Y2
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y3, Y8, Y3
+	VMULPS Y4, Y7, Y4
+	VSUBPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS 136(SP), Y9, Y4
+	VMULPS 168(SP), Y1, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS Y6, Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y2, Y2
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y2, Y2
+	JZ      skipcopy
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 72(SP), Y7, Y3
+	VMULPS 104(SP), Y8, Y4
+	VADDPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS Y5, Y1, Y4
+	VMULPS Y6, Y9, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS 136(SP), Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y2, Y2
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    72(SP), Y8, Y3
+	VMULPS    104(SP), Y7, Y4
+	VSUBPS    Y4, Y3, Y3
+	VANDPS    Y0, Y3, Y3
+	VMULPS    Y5, Y9, Y4
+	VMULPS    Y6, Y1, Y1
+	VADDPS    Y1, Y4, Y4
+	VADDPS    168(SP), Y4, Y4
+	VCMPPS    $0x12, Y4, Y3, Y1
+	VANDPS    Y1, Y2, Y2
+	VMOVMSKPS Y2, R11
+	JMP       joincopy
+
+skipcopy:
+	XORL R11, R11
+
+joincopy:
+	JMP keep
+
+flush:
+	// The run ended on a group boundary: store its last word unless it is full and stored.
+	TESTQ R14, R14
+	JZ    next
+	MOVQ  R13, (R9)
+	ADDQ  $0x00000008, R9
+
+next:
+	CMPQ R10, (SP)
+	JB   run
+	VZEROUPPER
+	RET
+
+// func runsPrunedAVX512(qcx []float32, qcy []float32, qux []float32, quy []float32, qhx []float32, qhy []float32, qreach []float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, reach []float32, runs []int32, out []uint64)
+// Requires: AVX, AVX512F, BMI2
+TEXT ·runsPrunedAVX512(SB), NOSPLIT, $456-384
+	MOVQ         cx_base+168(FP), AX
+	MOVQ         cy_base+192(FP), CX
+	MOVQ         ux_base+216(FP), DX
+	MOVQ         uy_base+240(FP), BX
+	MOVQ         hx_base+264(FP), SI
+	MOVQ         hy_base+288(FP), DI
+	MOVQ         reach_base+312(FP), R8
+	MOVQ         out_base+360(FP), R9
+	MOVQ         runs_base+336(FP), R10
+	MOVQ         runs_len+344(FP), R11
+	LEAQ         (R10)(R11*4), R11
+	MOVQ         R11, (SP)
+	VBROADCASTSS absmask<>+0(SB), Z0
+
+run:
+	// Broadcast query box q; j runs from lo, left counts the boxes still to test.
+	MOVLQSX      (R10), R11
+	MOVQ         qcx_base+0(FP), R12
+	VBROADCASTSS (R12)(R11*4), Z1
+	MOVQ         qcy_base+24(FP), R12
+	VBROADCASTSS (R12)(R11*4), Z2
+	MOVQ         qux_base+48(FP), R12
+	VBROADCASTSS (R12)(R11*4), Z3
+	MOVQ         quy_base+72(FP), R12
+	VBROADCASTSS (R12)(R11*4), Z4
+	MOVQ         qhx_base+96(FP), R12
+	VBROADCASTSS (R12)(R11*4), Z5
+	MOVQ         qhy_base+120(FP), R12
+	VBROADCASTSS (R12)(R11*4), Z6
+	MOVQ         qreach_base+144(FP), R12
+	VBROADCASTSS (R12)(R11*4), Z7
+	MOVLQSX      4(R10), R11
+	MOVLQSX      8(R10), R12
+	SUBQ         R11, R12
+	ADDQ         $0x0000000c, R10
+	XORQ         R13, R13
+	XORQ         R14, R14
+
+group:
+	CMPQ R12, $0x00000010
+	JB   last
+
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R11*4), Z8
+	VSUBPS  Z2, Z8, Z8
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VPANDD   Z0, Z8, Z9
+	VMOVUPS  (R8)(R11*4), Z10
+	VADDPS   Z7, Z10, Z10
+	VCMPPS   $0x12, Z10, Z9, K1
+	KORTESTW K1, K1
+	JZ       skipfull
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R11*4), Z9
+	VSUBPS  Z1, Z9, Z9
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R11*4), Z3, Z11
+	VMULPS (BX)(R11*4), Z4, Z12
+	VADDPS Z12, Z11, Z10
+	VPANDD Z0, Z10, Z10
+	VMULPS (BX)(R11*4), Z3, Z11
+	VMULPS (DX)(R11*4), Z4, Z12
+	VSUBPS Z12, Z11, Z11
+	VPANDD Z0, Z11, Z11
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z3, Z9, Z12
+	VMULPS Z4, Z8, Z13
+	VADDPS Z13, Z12, Z12
+	VPANDD Z0, Z12, Z12
+	VMULPS (SI)(R11*4), Z10, Z13
+	VMULPS (DI)(R11*4), Z11, Z14
+	VADDPS Z14, Z13, Z13
+	VADDPS Z5, Z13, Z13
+	VCMPPS $0x12, Z13, Z12, K1, K1
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z3, Z8, Z12
+	VMULPS Z4, Z9, Z13
+	VSUBPS Z13, Z12, Z12
+	VPANDD Z0, Z12, Z12
+	VMULPS (SI)(R11*4), Z11, Z13
+	VMULPS (DI)(R11*4), Z10, Z14
+	VADDPS Z14, Z13, Z13
+	VADDPS Z6, Z13, Z13
+	VCMPPS $0x12, Z13, Z12, K1, K1
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K1, K1
+	JZ       skipfull
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R11*4), Z9, Z12
+	VMULPS (BX)(R11*4), Z8, Z13
+	VADDPS Z13, Z12, Z12
+	VPANDD Z0, Z12, Z12
+	VMULPS Z5, Z10, Z13
+	VMULPS Z6, Z11, Z14
+	VADDPS Z14, Z13, Z13
+	VADDPS (SI)(R11*4), Z13, Z13
+	VCMPPS $0x12, Z13, Z12, K1, K1
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS (DX)(R11*4), Z8, Z8
+	VMULPS (BX)(R11*4), Z9, Z9
+	VSUBPS Z9, Z8, Z8
+	VPANDD Z0, Z8, Z8
+	VMULPS Z5, Z11, Z9
+	VMULPS Z6, Z10, Z10
+	VADDPS Z10, Z9, Z9
+	VADDPS (DI)(R11*4), Z9, Z9
+	VCMPPS $0x12, Z9, Z8, K1, K1
+	KMOVW  K1, R15
+	JMP    joinfull
+
+skipfull:
+	XORL R15, R15
+
+joinfull:
+	ADDQ  $0x00000010, R11
+	SUBQ  $0x00000010, R12
+	SHLXQ R14, R15, R15
+	ORQ   R15, R13
+	ADDQ  $0x00000010, R14
+	CMPQ  R14, $0x00000040
+	JNE   group
+	MOVQ  R13, (R9)
+	ADDQ  $0x00000008, R9
+	XORQ  R13, R13
+	XORQ  R14, R14
+	JMP   group
+
+last:
+	// Fewer than 16 boxes left in the run. If a whole group from j stays
+	// inside the columns, test it there; otherwise copy the boxes left with
+	// masked loads, which never touch memory of a disabled lane, into a zeroed
+	// stack group and test that. Either way keep only the lanes below hi.
+	TESTQ R12, R12
+	JZ    flush
+	LEAQ  16(R11), R15
+	CMPQ  R15, cx_len+176(FP)
+	JA    copy
+
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R11*4), Z8
+	VSUBPS  Z2, Z8, Z8
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VPANDD   Z0, Z8, Z2
+	VMOVUPS  (R8)(R11*4), Z9
+	VADDPS   Z7, Z9, Z9
+	VCMPPS   $0x12, Z9, Z2, K1
+	KORTESTW K1, K1
+	JZ       skippart
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R11*4), Z2
+	VSUBPS  Z1, Z2, Z2
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R11*4), Z3, Z7
+	VMULPS (BX)(R11*4), Z4, Z9
+	VADDPS Z9, Z7, Z1
+	VPANDD Z0, Z1, Z1
+	VMULPS (BX)(R11*4), Z3, Z7
+	VMULPS (DX)(R11*4), Z4, Z9
+	VSUBPS Z9, Z7, Z7
+	VPANDD Z0, Z7, Z7
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z3, Z2, Z9
+	VMULPS Z4, Z8, Z10
+	VADDPS Z10, Z9, Z9
+	VPANDD Z0, Z9, Z9
+	VMULPS (SI)(R11*4), Z1, Z10
+	VMULPS (DI)(R11*4), Z7, Z11
+	VADDPS Z11, Z10, Z10
+	VADDPS Z5, Z10, Z10
+	VCMPPS $0x12, Z10, Z9, K1, K1
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z3, Z8, Z3
+	VMULPS Z4, Z2, Z4
+	VSUBPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS (SI)(R11*4), Z7, Z4
+	VMULPS (DI)(R11*4), Z1, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS Z6, Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K1, K1
+	JZ       skippart
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R11*4), Z2, Z3
+	VMULPS (BX)(R11*4), Z8, Z4
+	VADDPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z1, Z4
+	VMULPS Z6, Z7, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS (SI)(R11*4), Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS (DX)(R11*4), Z8, Z3
+	VMULPS (BX)(R11*4), Z2, Z2
+	VSUBPS Z2, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z7, Z2
+	VMULPS Z6, Z1, Z1
+	VADDPS Z1, Z2, Z2
+	VADDPS (DI)(R11*4), Z2, Z2
+	VCMPPS $0x12, Z2, Z3, K1, K1
+	KMOVW  K1, R11
+	JMP    joinpart
+
+skippart:
+	XORL R11, R11
+
+joinpart:
+keep:
+	BZHIQ R12, R11, R11
+	SHLXQ R14, R11, R11
+	ORQ   R11, R13
+
+	// The run's last, partial word.
+	MOVQ R13, (R9)
+	ADDQ $0x00000008, R9
+	JMP  next
+
+copy:
+	MOVQ      $-1, R15
+	BZHIQ     R12, R15, R15
+	KMOVW     R15, K1
+	VMOVUPS.Z (AX)(R11*4), K1, Z8
+	VMOVUPS   Z8, 8(SP)
+	VMOVUPS.Z (CX)(R11*4), K1, Z8
+	VMOVUPS   Z8, 72(SP)
+	VMOVUPS.Z (DX)(R11*4), K1, Z8
+	VMOVUPS   Z8, 136(SP)
+	VMOVUPS.Z (BX)(R11*4), K1, Z8
+	VMOVUPS   Z8, 200(SP)
+	VMOVUPS.Z (SI)(R11*4), K1, Z8
+	VMOVUPS   Z8, 264(SP)
+	VMOVUPS.Z (DI)(R11*4), K1, Z8
+	VMOVUPS   Z8, 328(SP)
+	VMOVUPS.Z (R8)(R11*4), K1, Z8
+	VMOVUPS   Z8, 392(SP)
+
+	// dy = b.cy - a.cy
+	VMOVUPS 72(SP), Z8
+	VSUBPS  Z2, Z8, Z8
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VPANDD   Z0, Z8, Z2
+	VMOVUPS  392(SP), Z9
+	VADDPS   Z7, Z9, Z9
+	VCMPPS   $0x12, Z9, Z2, K1
+	KORTESTW K1, K1
+	JZ       skipcopy
+
+	// dx = b.cx - a.cx
+	VMOVUPS 8(SP), Z2
+	VSUBPS  Z1, Z2, Z2
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 136(SP), Z3, Z7
+	VMULPS 200(SP), Z4, Z9
+	VADDPS Z9, Z7, Z1
+	VPANDD Z0, Z1, Z1
+	VMULPS 200(SP), Z3, Z7
+	VMULPS 136(SP), Z4, Z9
+	VSUBPS Z9, Z7, Z7
+	VPANDD Z0, Z7, Z7
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z3, Z2, Z9
+	VMULPS Z4, Z8, Z10
+	VADDPS Z10, Z9, Z9
+	VPANDD Z0, Z9, Z9
+	VMULPS 264(SP), Z1, Z10
+	VMULPS 328(SP), Z7, Z11
+	VADDPS Z11, Z10, Z10
+	VADDPS Z5, Z10, Z10
+	VCMPPS $0x12, Z10, Z9, K1, K1
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z3, Z8, Z3
+	VMULPS Z4, Z2, Z4
+	VSUBPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS 264(SP), Z7, Z4
+	VMULPS 328(SP), Z1, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS Z6, Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K1, K1
+	JZ       skipcopy
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 136(SP), Z2, Z3
+	VMULPS 200(SP), Z8, Z4
+	VADDPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z1, Z4
+	VMULPS Z6, Z7, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS 264(SP), Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS 136(SP), Z8, Z3
+	VMULPS 200(SP), Z2, Z2
+	VSUBPS Z2, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z7, Z2
+	VMULPS Z6, Z1, Z1
+	VADDPS Z1, Z2, Z2
+	VADDPS 328(SP), Z2, Z2
+	VCMPPS $0x12, Z2, Z3, K1, K1
+	KMOVW  K1, R11
+	JMP    joincopy
+
+skipcopy:
+	XORL R11, R11
+
+joincopy:
+	JMP keep
+
+flush:
+	// The run ended on a group boundary: store its last word unless it is full and stored.
+	TESTQ R14, R14
+	JZ    next
+	MOVQ  R13, (R9)
+	ADDQ  $0x00000008, R9
+
+next:
+	CMPQ R10, (SP)
 	JB   run
 	VZEROUPPER
 	RET

@@ -1,9 +1,12 @@
 package kernel
 
 import (
+	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/obb2d/obb2d/internal/scene"
 	"github.com/obb2d/obb2d/soa"
 )
 
@@ -46,24 +49,32 @@ func randomRuns(r *rand.Rand, count, nq, n int) []int32 {
 // compares with the scalar test, bit for bit.
 func checkRunBits(t *testing.T, qs, b *soa.Boxes, runs []int32) {
 	t.Helper()
-	want := scalarRunBits(qs, b, runs)
+	checkRunWords(t, "OverlapsRuns", runs, scalarRunBits(qs, b, runs), func(out []uint64) int {
+		return OverlapsRuns(qs, b, runs, out)
+	})
+}
+
+// checkRunWords runs call, a run kernel named name, with sentinels after
+// the output and compares its words with want.
+func checkRunWords(t *testing.T, name string, runs []int32, want []uint64, call func(out []uint64) int) {
+	t.Helper()
 	buf := make([]uint64, len(want)+2)
 	for i := range buf {
 		buf[i] = sentinel
 	}
-	if got := OverlapsRuns(qs, b, runs, buf[:len(want)]); got != len(want) {
-		t.Fatalf("%d runs: OverlapsRuns reports %d words, want %d", len(runs)/3, got, len(want))
+	if got := call(buf[:len(want)]); got != len(want) {
+		t.Fatalf("%d runs: %s reports %d words, want %d", len(runs)/3, name, got, len(want))
 	}
 	if buf[len(want)] != sentinel || buf[len(want)+1] != sentinel {
-		t.Fatalf("%d runs: wrote past the runs' %d words", len(runs)/3, len(want))
+		t.Fatalf("%d runs: %s wrote past the runs' %d words", len(runs)/3, name, len(want))
 	}
 	// Find the run that holds the first wrong word, for the message.
 	for k, w := 0, 0; k < len(runs); k += 3 {
 		lo, hi := int(runs[k+1]), int(runs[k+2])
 		for i := 0; i < Words(hi-lo); i, w = i+1, w+1 {
 			if buf[w] != want[w] {
-				t.Fatalf("run %d (query %d against [%d:%d]): word %d = %#x, want %#x",
-					k/3, runs[k], lo, hi, i, buf[w], want[w])
+				t.Fatalf("%s, run %d (query %d against [%d:%d]): word %d = %#x, want %#x",
+					name, k/3, runs[k], lo, hi, i, buf[w], want[w])
 			}
 		}
 	}
@@ -96,20 +107,29 @@ func TestOverlapsRunsMatchesScalar(t *testing.T) {
 	})
 }
 
+// sentinelWords returns n words of sentinels, and a function that fails
+// the test, naming the function under test, once any of them changed.
+func sentinelWords(t *testing.T, name string, n int) (out []uint64, untouched func()) {
+	out = make([]uint64, n)
+	for i := range out {
+		out[i] = sentinel
+	}
+	return out, func() {
+		t.Helper()
+		for _, w := range out {
+			if w != sentinel {
+				t.Fatalf("%s wrote before panicking", name)
+			}
+		}
+	}
+}
+
 func TestOverlapsRunsPanicsBeforeWriting(t *testing.T) {
 	forEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(23, 23))
 		qs, b := randomSet(r, 10), randomSet(r, 200)
 		runs := []int32{0, 0, 130, 9, 199, 200, 3, 0, 64}
-		out := []uint64{sentinel, sentinel, sentinel, sentinel, sentinel}
-		untouched := func() {
-			t.Helper()
-			for _, w := range out {
-				if w != sentinel {
-					t.Fatal("OverlapsRuns wrote before panicking")
-				}
-			}
-		}
+		out, untouched := sentinelWords(t, "OverlapsRuns", 5)
 		mustPanic(t, "length 8, not a multiple of 3", func() { OverlapsRuns(qs, b, runs[:8], out) })
 		untouched()
 		mustPanic(t, "out has 4 words, need 5 for the runs", func() { OverlapsRuns(qs, b, runs, out[:4]) })
@@ -156,6 +176,127 @@ func TestOverlapsRunsAllocatesNothing(t *testing.T) {
 		out := make([]uint64, len(scalarRunBits(b, b, runs)))
 		if n := testing.AllocsPerRun(20, func() { OverlapsRuns(b, b, runs, out) }); n != 0 {
 			t.Errorf("OverlapsRuns allocates %v times per call", n)
+		}
+	})
+}
+
+// scalarPrunedBits is what OverlapsRunsPruned must write: the scalar test's
+// bits, each kept only when the candidate passes the reach test, written
+// out here in Go's operators.
+func scalarPrunedBits(qs, b *soa.Boxes, qreach, reach []float32, runs []int32) (bits []uint64, pruned int) {
+	bits = scalarRunBits(qs, b, runs)
+	w := 0
+	for k := 0; k < len(runs); k += 3 {
+		q, lo, hi := runs[k], int(runs[k+1]), int(runs[k+2])
+		for i := 0; i < hi-lo; i++ {
+			d := b.CY[lo+i] - qs.CY[q]
+			if d < 0 {
+				d = -d
+			}
+			if !(d <= reach[lo+i]+qreach[q]) && bits[w+i/64]&(1<<(i%64)) != 0 {
+				bits[w+i/64] &^= 1 << (i % 64)
+				pruned++
+			}
+		}
+		w += Words(hi - lo)
+	}
+	return bits, pruned
+}
+
+// randomReach returns a reach for each box of b: mostly a random fraction
+// of the box's |CY| plus its half height, so that the test keeps some
+// overlapping candidates and drops others, and, when hostile, now and then
+// NaN, an infinity, a negative value or a signed zero.
+func randomReach(r *rand.Rand, b *soa.Boxes, hostile bool) []float32 {
+	reach := make([]float32, b.Len())
+	for i := range reach {
+		reach[i] = r.Float32() * (max(b.CY[i], -b.CY[i]) + b.HY[i])
+		if hostile && r.IntN(4) == 0 {
+			reach[i] = scene.Hostile[r.IntN(len(scene.Hostile))]
+		}
+	}
+	return reach
+}
+
+// TestOverlapsRunsPrunedMatchesScalar runs every implementation of
+// OverlapsRunsPruned on the runs TestOverlapsRunsMatchesScalar uses, with
+// random and hostile reaches, and checks that the reach test both dropped
+// overlapping candidates and kept some, so that a kernel ignoring it or
+// applying it wrongly fails. Infinite reaches must give OverlapsRuns's bits.
+func TestOverlapsRunsPrunedMatchesScalar(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(27, 28))
+		dropped, kept := 0, 0
+		check := func(qs, b *soa.Boxes, qreach, reach []float32, runs []int32) {
+			t.Helper()
+			want, pruned := scalarPrunedBits(qs, b, qreach, reach, runs)
+			dropped += pruned
+			for _, w := range want {
+				kept += bits.OnesCount64(w)
+			}
+			checkRunWords(t, "OverlapsRunsPruned", runs, want, func(out []uint64) int {
+				return OverlapsRunsPruned(qs, b, qreach, reach, runs, out)
+			})
+		}
+		for _, n := range []int{1, 5, 16, 17, 40, maxRunLength, 300} {
+			for _, hostile := range []bool{false, true} {
+				newSet := randomSet
+				if hostile {
+					newSet = hostileSet
+				}
+				b, qs := newSet(r, n), newSet(r, 1+r.IntN(50))
+				reach, qreach := randomReach(r, b, hostile), randomReach(r, qs, hostile)
+				check(b, b, reach, reach, randomRuns(r, 3*(maxRunLength+1), n, n))
+				check(qs, b, qreach, reach, randomRuns(r, 3*(maxRunLength+1), qs.Len(), n))
+				check(qs, b, qreach, reach, randomRuns(r, 1, qs.Len(), n))
+
+				inf := make([]float32, max(n, qs.Len()))
+				for i := range inf {
+					inf[i] = float32(math.Inf(1))
+				}
+				runs := randomRuns(r, 3*(maxRunLength+1), qs.Len(), n)
+				checkRunWords(t, "OverlapsRunsPruned with infinite reach", runs, scalarRunBits(qs, b, runs), func(out []uint64) int {
+					return OverlapsRunsPruned(qs, b, inf[:qs.Len()], inf[:n], runs, out)
+				})
+			}
+		}
+		if dropped == 0 || kept == 0 {
+			t.Fatalf("the reach test dropped %d overlapping candidates and kept %d: the data does not exercise it", dropped, kept)
+		}
+	})
+}
+
+func TestOverlapsRunsPrunedPanicsBeforeWriting(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(29, 29))
+		qs, b := randomSet(r, 10), randomSet(r, 200)
+		qreach, reach := randomReach(r, qs, false), randomReach(r, b, false)
+		runs := []int32{0, 0, 130, 9, 199, 200, 3, 0, 64}
+		out, untouched := sentinelWords(t, "OverlapsRunsPruned", 5)
+		mustPanic(t, "reaches of 9 and 200 boxes for sets of 10 and 200", func() { OverlapsRunsPruned(qs, b, qreach[:9], reach, runs, out) })
+		untouched()
+		mustPanic(t, "reaches of 10 and 201 boxes for sets of 10 and 200", func() { OverlapsRunsPruned(qs, b, qreach, append(reach, 0), runs, out) })
+		untouched()
+		mustPanic(t, "length 8, not a multiple of 3", func() { OverlapsRunsPruned(qs, b, qreach, reach, runs[:8], out) })
+		untouched()
+		mustPanic(t, "out has 4 words, need 5 for the runs", func() { OverlapsRunsPruned(qs, b, qreach, reach, runs, out[:4]) })
+		untouched()
+		bad := append([]int32(nil), runs...)
+		bad[5] = 201
+		mustPanic(t, "run 1: range [199:201]", func() { OverlapsRunsPruned(qs, b, qreach, reach, bad, out) })
+		untouched()
+	})
+}
+
+func TestOverlapsRunsPrunedAllocatesNothing(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(30, 30))
+		b := randomSet(r, 500)
+		reach := randomReach(r, b, false)
+		runs := randomRuns(r, 300, 500, 500)
+		out := make([]uint64, len(scalarRunBits(b, b, runs)))
+		if n := testing.AllocsPerRun(20, func() { OverlapsRunsPruned(b, b, reach, reach, runs, out) }); n != 0 {
+			t.Errorf("OverlapsRunsPruned allocates %v times per call", n)
 		}
 	})
 }

@@ -96,8 +96,10 @@ func main() {
 	kernel(width{name: "AVX2", lanes: 8})
 	kernel(width{name: "AVX512", lanes: 16, avx512: true})
 	pairKernel()
-	runKernel(width{name: "AVX2", lanes: 8})
-	runKernel(width{name: "AVX512", lanes: 16, avx512: true})
+	for _, pruned := range []bool{false, true} {
+		runKernel(width{name: "AVX2", lanes: 8}, pruned)
+		runKernel(width{name: "AVX512", lanes: 16, avx512: true}, pruned)
+	}
 	Generate()
 }
 
@@ -167,7 +169,7 @@ func kernel(w width) {
 		var bits Register
 		for g := 0; g < groups; g++ {
 			at := func(c int) Mem { return full(c).Offset(4 * w.lanes * g) }
-			m := group(w, q, abs, at, fmt.Sprintf("%s_%d", label, g))
+			m := group(w, q, abs, at, fmt.Sprintf("%s_%d", label, g), nil)
 			if g == 0 {
 				bits = m
 				continue
@@ -197,8 +199,8 @@ func kernel(w width) {
 	JZ(LabelRef("flush"))
 	stack := AllocLocal(6 * 4 * w.lanes)
 	onStack := func(c int) Mem { return stack.Offset(c * 4 * w.lanes) }
-	copyFirst(w, n, full, onStack)
-	m := group(w, q, abs, onStack, "tail")
+	copyFirst(w, n, 6, full, onStack)
+	m := group(w, q, abs, onStack, "tail", nil)
 	BZHIQ(n, m, m)
 	SHLXQ(shift, m, m)
 	ORQ(m, acc)
@@ -223,13 +225,14 @@ func addBits(bits, acc, shift, out Register, count int, notFull string) {
 	XORQ(shift, shift)
 }
 
-// copyFirst copies the first count boxes (fewer than a group) of the columns
-// at col to the stack group at onStack, with zeros in the other lanes. The
+// copyFirst copies the first count boxes (fewer than a group) of columns
+// 0..ncols-1 at col to the stack group at onStack, with zeros in the other
+// lanes. The
 // masked loads never touch memory of a disabled lane, so a group that would
 // cross the columns' end reads only inside them. The AVX2 lane mask comes
 // from comparing count with the lane numbers, which needs no general
 // register: the run kernel has none to spare there.
-func copyFirst(w width, count GPVirtual, col, onStack func(c int) Mem) {
+func copyFirst(w width, count GPVirtual, ncols int, col, onStack func(c int) Mem) {
 	tmp := w.vec()
 	if w.avx512 {
 		k := K()
@@ -237,7 +240,7 @@ func copyFirst(w width, count GPVirtual, col, onStack func(c int) Mem) {
 		MOVQ(I32(-1), ones)
 		BZHIQ(count, ones, ones)
 		KMOVW(ones.As32(), k)
-		for c := 0; c < 6; c++ {
+		for c := 0; c < ncols; c++ {
 			VMOVUPS_Z(col(c), k, tmp)
 			VMOVUPS(tmp, onStack(c))
 		}
@@ -247,7 +250,7 @@ func copyFirst(w width, count GPVirtual, col, onStack func(c int) Mem) {
 	VMOVD(count.As32(), broadcast.AsX())
 	VPBROADCASTD(broadcast.AsX(), broadcast)
 	VPCMPGTD(laneIndex, broadcast, lanes) // lane l: count > l
-	for c := 0; c < 6; c++ {
+	for c := 0; c < ncols; c++ {
 		VMASKMOVPS(col(c), lanes, tmp)
 		VMOVUPS(tmp, onStack(c))
 	}
@@ -278,17 +281,69 @@ func paramAddr(name string) Mem {
 // whose columns are at col(0..5) and returns a general register whose low
 // w.lanes bits are the lanes' answers. Every step is one step of the formula
 // in package obb, in its order.
-func group(w width, q query, abs VecVirtual, col func(c int) Mem, label string) Register {
+//
+// With qreach, the query's reach broadcast, the group first tests
+// |b.cy - a.cy| <= b.reach + a.reach with b.reach at col(6), and its lanes'
+// answers are that AND the overlap test; when no lane passes it, the group
+// skips the overlap test (see runKernel).
+func group(w width, q query, abs VecVirtual, col func(c int) Mem, label string, qreach *VecVirtual) Register {
 	cxm, cym, uxm, uym, hxm, hym := col(0), col(1), col(2), col(3), col(4), col(5)
 	vec := w.vec
 	// VSUBPS b, a, d: d = a - b. VMULPS and VADDPS commute exactly, so the
 	// memory operand may stand on either side.
-	Comment("dx = b.cx - a.cx, dy = b.cy - a.cy")
-	dx, dy := vec(), vec()
-	VMOVUPS(cxm, dx)
-	VSUBPS(q.cx, dx, dx)
+	Comment("dy = b.cy - a.cy")
+	dy := vec()
 	VMOVUPS(cym, dy)
 	VSUBPS(q.cy, dy, dy)
+
+	result := GP64()
+	var kacc Register
+	var yacc VecVirtual
+	// cmp folds p <= r into the running AND of the lanes' answers.
+	cmp := func(p, r VecVirtual, first bool) {
+		if w.avx512 {
+			if first {
+				kacc = K()
+				VCMPPS(U8(cmpLEOQ), r, p, kacc)
+			} else {
+				VCMPPS(U8(cmpLEOQ), r, p, kacc, kacc)
+			}
+			return
+		}
+		c := vec()
+		VCMPPS(U8(cmpLEOQ), r, p, c)
+		if first {
+			yacc = c
+		} else {
+			VANDPS(c, yacc, yacc)
+		}
+	}
+
+	skip := "skip" + label
+	join := "join" + label
+	// skipIfNone jumps to skip when no lane's answer is true so far.
+	skipIfNone := func() {
+		if w.avx512 {
+			KORTESTW(kacc, kacc)
+		} else {
+			VTESTPS(yacc, yacc)
+		}
+		JZ(LabelRef(skip))
+	}
+	if qreach != nil {
+		Comment("Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.")
+		d, r := vec(), vec()
+		w.and(abs, dy, d)
+		VMOVUPS(col(6), r)
+		VADDPS(*qreach, r, r)
+		cmp(d, r, true)
+		skipIfNone()
+	}
+
+	Comment("dx = b.cx - a.cx")
+	dx := vec()
+	VMOVUPS(cxm, dx)
+	VSUBPS(q.cx, dx, dx)
 
 	Comment("ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|")
 	ac, as, t1, t2 := vec(), vec(), vec(), vec()
@@ -325,44 +380,14 @@ func group(w width, q query, abs VecVirtual, col func(c int) Mem, label string) 
 		return r
 	}
 
-	result := GP64()
-	var kacc Register
-	var yacc VecVirtual
-	// cmp folds p <= r into the running AND of the lanes' answers.
-	cmp := func(p, r VecVirtual, first bool) {
-		if w.avx512 {
-			if first {
-				kacc = K()
-				VCMPPS(U8(cmpLEOQ), r, p, kacc)
-			} else {
-				VCMPPS(U8(cmpLEOQ), r, p, kacc, kacc)
-			}
-			return
-		}
-		c := vec()
-		VCMPPS(U8(cmpLEOQ), r, p, c)
-		if first {
-			yacc = c
-		} else {
-			VANDPS(c, yacc, yacc)
-		}
-	}
-
 	Comment("axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)")
-	cmp(proj(dx, q.ux, dy, q.uy, false), radius(q.hx, hxm, ac, hym, as), true)
+	cmp(proj(dx, q.ux, dy, q.uy, false), radius(q.hx, hxm, ac, hym, as), qreach == nil)
 	Comment("axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)")
 	cmp(proj(dy, q.ux, dx, q.uy, true), radius(q.hy, hxm, as, hym, ac), false)
 
-	skip := "skip" + label
-	join := "join" + label
 	if earlyExit {
 		Comment("Every lane separated already: the answer is 0 for the whole group.")
-		if w.avx512 {
-			KORTESTW(kacc, kacc)
-		} else {
-			VTESTPS(yacc, yacc)
-		}
-		JZ(LabelRef(skip))
+		skipIfNone()
 	}
 
 	// b's axes: the column is the memory operand, the products commute.
@@ -376,7 +401,7 @@ func group(w width, q query, abs VecVirtual, col func(c int) Mem, label string) 
 	} else {
 		VMOVMSKPS(yacc, result.As32())
 	}
-	if earlyExit {
+	if earlyExit || qreach != nil {
 		JMP(LabelRef(join))
 		Label(skip)
 		XORL(result.As32(), result.As32())

@@ -28,19 +28,38 @@ import (
 // stays inside them, and drops the lanes past hi; a group that would cross
 // the columns' end is copied to the stack with masked loads first, so no
 // load reaches past len(cx).
-func runKernel(w width) {
-	TEXT("runs"+w.name, NOSPLIT, "func(qcx, qcy, qux, quy, qhx, qhy, cx, cy, ux, uy, hx, hy []float32, runs []int32, out []uint64)")
-	Pragma("noescape")
-	Doc(
-		fmt.Sprintf("runs%s writes, for each triple q, lo, hi of runs, the bitset of", w.name),
+//
+// With pruned it writes runsPruned<name>, which takes a seventh column of
+// each set, reach, and keeps a lane's bit only when |cy - qcy| <=
+// reach + qreach (false on NaN); a group none of whose lanes passes that
+// test skips the overlap test. A sweep along x, whose candidates lie far apart in y, thus
+// spends one load, one add and one compare on most groups.
+func runKernel(w width, pruned bool) {
+	name, sig := "runs"+w.name, "func(qcx, qcy, qux, quy, qhx, qhy, cx, cy, ux, uy, hx, hy []float32, runs []int32, out []uint64)"
+	qNames := []string{"qcx", "qcy", "qux", "quy", "qhx", "qhy"}
+	names := []string{"cx", "cy", "ux", "uy", "hx", "hy"}
+	doc := []string{
+		fmt.Sprintf("%s writes, for each triple q, lo, hi of runs, the bitset of", name),
 		"query box q against boxes [lo, hi) after the previous run's words,",
+	}
+	if pruned {
+		name = "runsPruned" + w.name
+		sig = "func(qcx, qcy, qux, quy, qhx, qhy, qreach, cx, cy, ux, uy, hx, hy, reach []float32, runs []int32, out []uint64)"
+		qNames, names = append(qNames, "qreach"), append(names, "reach")
+		doc = []string{
+			fmt.Sprintf("%s writes, for each triple q, lo, hi of runs, the bitset of", name),
+			"query box q against boxes [lo, hi) after the previous run's words, where",
+			"a bit is set when |cy - qcy| <= reach + qreach and the boxes overlap,",
+		}
+	}
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(append(doc,
 		fmt.Sprintf("%d boxes per step. The caller guarantees len(runs) is a positive", w.lanes),
 		"multiple of 3, equal column lengths in each set, 0 <= q < len(qcx),",
 		"0 <= lo <= hi <= len(cx), and enough words in out; the CPU must have BMI2.",
-	)
-	qNames := [6]string{"qcx", "qcy", "qux", "quy", "qhx", "qhy"}
-	names := [6]string{"cx", "cy", "ux", "uy", "hx", "hy"}
-	var cols [6]Register
+	)...)
+	cols := make([]Register, len(names))
 	for c, name := range names {
 		cols[c] = Load(Param(name).Base(), GP64())
 	}
@@ -60,11 +79,16 @@ func runKernel(w width) {
 	}
 	abs := w.vec()
 	VBROADCASTSS(absMask, abs)
-	stack := AllocLocal(6 * 4 * w.lanes)
+	stack := AllocLocal(len(names) * 4 * w.lanes)
 	onStack := func(c int) Mem { return stack.Offset(c * 4 * w.lanes) }
 
 	var q query
-	qregs := [6]*VecVirtual{&q.cx, &q.cy, &q.ux, &q.uy, &q.hx, &q.hy}
+	var qreach *VecVirtual
+	qregs := []*VecVirtual{&q.cx, &q.cy, &q.ux, &q.uy, &q.hx, &q.hy}
+	if pruned {
+		qreach = new(VecVirtual)
+		qregs = append(qregs, qreach)
+	}
 	for _, r := range qregs {
 		*r = w.vec()
 	}
@@ -91,7 +115,7 @@ func runKernel(w width) {
 	Label("group")
 	CMPQ(left, U32(w.lanes))
 	JB(LabelRef("last"))
-	bits := group(w, q, abs, full, "full")
+	bits := group(w, q, abs, full, "full", qreach)
 	ADDQ(U32(w.lanes), j)
 	SUBQ(U32(w.lanes), left)
 	addBits(bits, acc, shift, out, w.lanes, "group")
@@ -112,7 +136,7 @@ func runKernel(w width) {
 		CMPQ(reach, n.Addr)
 		JA(LabelRef("copy"))
 	}
-	bits = group(w, q, abs, full, "part")
+	bits = group(w, q, abs, full, "part", qreach)
 	Label("keep")
 	BZHIQ(left, bits, bits)
 	SHLXQ(shift, bits, bits)
@@ -123,8 +147,8 @@ func runKernel(w width) {
 	JMP(LabelRef("next"))
 
 	Label("copy")
-	copyFirst(w, left, full, onStack)
-	copied := group(w, q, abs, onStack, "copy")
+	copyFirst(w, left, len(names), full, onStack)
+	copied := group(w, q, abs, onStack, "copy", qreach)
 	MOVQ(copied, bits)
 	JMP(LabelRef("keep"))
 

@@ -16,10 +16,13 @@
 // other. After sorting by interval start, the candidates of a box are the
 // contiguous run of later boxes that start before it ends. The runs of a few
 // hundred boxes go to the kernel together, in one call of
-// kernel.OverlapsRuns. Boxes that fail obb.Box.Validate (NaN, infinities,
-// negative extents, axes that are not unit length), for which the band does
-// not hold, are tested against every box by the scalar test, so the result
-// equals the brute-force answer for every input.
+// kernel.OverlapsRunsPruned, whose reach test first drops the candidates
+// whose centers are too far apart across the sweep axis: each box's reach
+// is its exact half extent across the sweep, widened like the interval.
+// Boxes that fail obb.Box.Validate (NaN, infinities, negative extents, axes
+// that are not unit length), for which the band does not hold, are tested
+// against every box by the scalar test, so the result equals the
+// brute-force answer for every input.
 //
 // Pairs are returned with I < J (for [Finder.Between], I indexes the moving
 // set and J the static set), sorted by I and then J, whatever the kernel and
@@ -76,10 +79,21 @@ type Finder struct {
 // sorted is one set's boxes ordered by the start of their sweep interval,
 // with the columns copied in that order so that a candidate run is a
 // contiguous slice the kernel can read.
+//
+// The columns of boxes hold each box as seen with the sweep axis as x: for
+// a sweep along y, x and y are swapped (CX holds the center's y, UX the
+// axis's y, and the other way round), so that the kernel's reach test
+// (kernel.OverlapsRunsPruned, on CY) applies across the sweep. The
+// separating-axis test's answer does not change: with x and y swapped, each
+// of its float32 operations gives the same value, or the same value negated
+// inside an absolute value (a sum's terms trade places, a difference's
+// operands trade places, and rounding to nearest is symmetric). The
+// brute-force tests run scenes swept along each axis.
 type sorted struct {
 	boxes   soa.Boxes
 	start   []uint32    // padded sweep interval's start as sortable(lo), in sorted order
 	hi      []float32   // padded sweep interval's end, in sorted order
+	reach   []float32   // bound on the half extent across the sweep, padded: see crossReach
 	index   []int32     // original index of each sorted box
 	special []int32     // original indices of boxes for the side path (invalid)
 	stats   []chunkStat // each chunk's starts and side-path count, from intervals
@@ -121,7 +135,8 @@ type sorted struct {
 	bucketScale float64
 }
 
-// record is one box, the end of its padded sweep interval and its index.
+// record is one box (transposed for a sweep along y), the end of its padded
+// sweep interval and its index.
 type record struct {
 	cx, cy, ux, uy, hx, hy, hi float32
 	index                      int32
@@ -405,11 +420,12 @@ func (s *sorted) sortGroup(w *worker, g int) {
 
 	d, part := &s.boxes, s.part
 	cx, cy, ux, uy, hx, hy := d.CX[start:end], d.CY[start:end], d.UX[start:end], d.UY[start:end], d.HX[start:end], d.HY[start:end]
-	starts, his, index := s.start[start:end], s.hi[start:end], s.index[start:end]
+	starts, his, reach, index := s.start[start:end], s.hi[start:end], s.reach[start:end], s.index[start:end]
 	for p, k := range placed {
 		r := &part[uint32(k)]
 		cx[p], cy[p], ux[p], uy[p], hx[p], hy[p] = r.cx, r.cy, r.ux, r.uy, r.hx, r.hy
 		starts[p], his[p], index[p] = uint32(k>>32), r.hi, r.index
+		reach[p] = crossReach(r.hx, r.hy, r.ux, r.uy)
 	}
 	if s.withHiBucket {
 		for p, hi := range his {
@@ -479,7 +495,11 @@ func (f *Finder) interval(i int) (start uint32) {
 	}
 	start = sortable(lo)
 	s.keys[i] = uint64(start)<<32 | uint64(i)
-	s.recs[i] = record{cx, cy, ux, uy, hx, hy, hi, int32(i)}
+	if f.useY {
+		s.recs[i] = record{cy, cx, uy, ux, hx, hy, hi, int32(i)}
+	} else {
+		s.recs[i] = record{cx, cy, ux, uy, hx, hy, hi, int32(i)}
+	}
 	return start
 }
 
@@ -519,6 +539,20 @@ func sweepBounds(c, h1, h2, along, across float64) (lo, hi float32) {
 	w := float64(padFactor*(h1+h2)) + 0x1p-140
 	m := (math.Abs(c)+e+w)*0x1p-22 + 0x1p-148
 	return float32(c - e - w - m), float32(c + e + w + m)
+}
+
+// crossReach returns a float32 at least e + w for the exact half extent
+// e = hx·|uy| + hy·|ux| of a valid box across the sweep (the box transposed
+// for a sweep along y) and the padding w of sweepBounds: the reach of
+// kernel.OverlapsRunsPruned. When the float32 test says two boxes overlap,
+// their exact rectangles are within w₁ + w₂ of each other (see padFactor),
+// so their centers across the sweep are at most e₁ + w₁ + e₂ + w₂ ≤
+// reach₁ + reach₂ apart, exactly. The kernel compares the float32
+// difference of the centers with the float32 sum of the reaches, and
+// rounding to nearest never reverses a ≤, so it keeps every such pair.
+func crossReach(hx, hy, ux, uy float32) float32 {
+	_, hi := sweepBounds(0, float64(hx), float64(hy), float64(uy), float64(ux))
+	return hi
 }
 
 // sortable maps a float32 that is not NaN to a uint32 with the same order:
@@ -579,24 +613,24 @@ func radixSort(keys, tmp []uint64, shift uint) []uint64 {
 }
 
 // resize sets the sorted columns' length to m. The columns the gather
-// writes in step (nine, ten with hiBucket) are staggered a cache line apart
+// writes in step (ten, eleven with hiBucket) are staggered a cache line apart
 // within the page (see package stagger): allocated one by one they all
 // start page aligned, and the gather then ran six times slower.
 func (s *sorted) resize(m int) {
 	if cap(s.hi) < m {
-		cols := stagger.Columns[float32](m, 7, 0)
+		cols := stagger.Columns[float32](m, 8, 0)
 		s.boxes = soa.Boxes{CX: cols[0], CY: cols[1], UX: cols[2], UY: cols[3], HX: cols[4], HY: cols[5]}
-		s.hi = cols[6]
-		s.start = stagger.Columns[uint32](m, 1, 7)[0]
-		s.index = stagger.Columns[int32](m, 1, 8)[0]
+		s.hi, s.reach = cols[6], cols[7]
+		s.start = stagger.Columns[uint32](m, 1, 8)[0]
+		s.index = stagger.Columns[int32](m, 1, 9)[0]
 		s.hiBucket = nil
 	}
 	if s.withHiBucket && cap(s.hiBucket) < m {
-		s.hiBucket = stagger.Columns[int32](m, 1, 9)[0]
+		s.hiBucket = stagger.Columns[int32](m, 1, 10)[0]
 	}
 	d := &s.boxes
 	d.CX, d.CY, d.UX, d.UY, d.HX, d.HY = d.CX[:m], d.CY[:m], d.UX[:m], d.UY[:m], d.HX[:m], d.HY[:m]
-	s.start, s.hi, s.index = s.start[:m], s.hi[:m], s.index[:m]
+	s.start, s.hi, s.reach, s.index = s.start[:m], s.hi[:m], s.reach[:m], s.index[:m]
 	if s.withHiBucket {
 		s.hiBucket = s.hiBucket[:m]
 	}
@@ -806,7 +840,7 @@ func (w *worker) sweep(qs, cand *sorted, runs []int32, pair func(p, j int32) Pai
 		w.bits = make([]uint64, words)
 	}
 	set := w.bits[:words]
-	kernel.OverlapsRuns(&qs.boxes, &cand.boxes, runs, set)
+	kernel.OverlapsRunsPruned(&qs.boxes, &cand.boxes, qs.reach, cand.reach, runs, set)
 	// Few words have a bit set (on bench/'s uniform scene of 100,000 boxes
 	// a run holds about 111 candidates, two words, and a pass finds 17,425
 	// pairs), so the words are scanned as one array, and the run a nonzero

@@ -96,6 +96,10 @@ func scenes() map[string]sceneFunc {
 			}
 			return &b
 		},
+		// Pairs whose y extents touch to within rounding, laid out along x
+		// (and the same transposed): see touchingAcross.
+		"touching-across-x": func(r *rand.Rand, n int) *soa.Boxes { return touchingAcross(r, n, false) },
+		"touching-across-y": func(r *rand.Rand, n int) *soa.Boxes { return touchingAcross(r, n, true) },
 		// Touching and nearly touching pairs from the oracle's generators,
 		// with hostile boxes mixed in.
 		"near-touching-and-hostile": func(r *rand.Rand, n int) *soa.Boxes {
@@ -111,6 +115,70 @@ func scenes() map[string]sceneFunc {
 			}
 			return &b
 		},
+	}
+}
+
+// touchingAcross returns n boxes in pairs spread out along x: an
+// axis-aligned box, and above it a rotated box whose lowest corner is on the
+// first box's top edge, give or take a few units in the last place. The
+// float32 test then often calls a pair overlapping whose exact y extents
+// are apart by a rounding error, or whose float32 centers are further apart
+// than the float32 sum of their half heights: the pairs the reach test of
+// the sweep, across the sweep axis, must keep. With transpose, x and y are
+// swapped, so that the sweep runs along y.
+func touchingAcross(r *rand.Rand, n int, transpose bool) *soa.Boxes {
+	var b soa.Boxes
+	for i := 0; b.Len() < n; i++ {
+		hx, hy := float32(1+r.Float64()*9), float32(1+r.Float64()*9)
+		a := obb.Box{Center: obb.Vec2{X: float32(100 * i)}, Axis: obb.Vec2{X: 1}, Half: obb.Vec2{X: hx, Y: hy}}
+		c := obb.New(obb.Vec2{}, float32(2+r.Float64()*18), float32(2+r.Float64()*18), r.Float64()*7)
+		// c's half height, the float32 spacing of the top edge's height, and
+		// c's center so that its lowest corner lies on that edge.
+		e := float64(c.Half.X)*math.Abs(float64(c.Axis.Y)) + float64(c.Half.Y)*math.Abs(float64(c.Axis.X))
+		ulp := float64(math.Nextafter32(hy, 100) - hy)
+		c.Center = obb.Vec2{
+			X: a.Center.X + float32((r.Float64()-0.5)*float64(hx)),
+			Y: float32(float64(hy) + e + float64(r.IntN(7)-3)*ulp),
+		}
+		for _, x := range []obb.Box{a, c} {
+			if transpose {
+				x.Center.X, x.Center.Y = x.Center.Y, x.Center.X
+				x.Axis.X, x.Axis.Y = x.Axis.Y, x.Axis.X
+			}
+			b.Append(x)
+		}
+	}
+	b = b.Slice(0, n)
+	return &b
+}
+
+// TestTouchingAcrossIsHard checks that touchingAcross makes the pairs it is
+// for: pairs the float32 test calls overlapping although their float32
+// centers are further apart across the sweep than the float32 sum of their
+// exact half extents rounded to float32, which a reach test without the
+// rounding band's padding would drop.
+func TestTouchingAcrossIsHard(t *testing.T) {
+	for _, transpose := range []bool{false, true} {
+		b := touchingAcross(rand.New(rand.NewPCG(2000, 99)), 2000, transpose)
+		hard := 0
+		for i := 0; i+1 < b.Len(); i += 2 {
+			a, c := box(b, i), box(b, i+1)
+			across := func(x obb.Box) (center, half float32) {
+				ux, uy, cy := float64(x.Axis.X), float64(x.Axis.Y), x.Center.Y
+				if transpose {
+					ux, uy, cy = uy, ux, x.Center.X
+				}
+				return cy, float32(float64(x.Half.X)*math.Abs(uy) + float64(x.Half.Y)*math.Abs(ux))
+			}
+			ca, ea := across(a)
+			cc, ec := across(c)
+			if d := cc - ca; a.Overlaps(c) && !(max(d, -d) <= ea+ec) {
+				hard++
+			}
+		}
+		if hard < 10 {
+			t.Errorf("transpose %v: only %d of 1000 pairs need the reach's padding", transpose, hard)
+		}
 	}
 }
 

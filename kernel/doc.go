@@ -31,10 +31,10 @@
 // given: the last, partial group of boxes is loaded with masked loads
 // (VMASKMOVPS, or an AVX-512 zeroing mask) and the lanes past the end are
 // cleared from the result before it is stored. The bitset's last word is
-// written once, with the bits past the last box zero. [OverlapsRuns] reads
-// a run's last group in place when the whole group lies inside the columns
-// (the lanes past the run's end are then cleared), and with masked loads
-// when it would cross the columns' end.
+// written once, with the bits past the last box zero. [OverlapsRuns] and
+// [OverlapsRunsPruned] read a run's last group in place when the whole group
+// lies inside the columns (the lanes past the run's end are then cleared),
+// and with masked loads when it would cross the columns' end.
 //
 // # Runs
 //

@@ -32,8 +32,11 @@ import (
 // With pruned it writes runsPruned<name>, which takes a seventh column of
 // each set, reach, and keeps a lane's bit only when |cy - qcy| <=
 // reach + qreach (false on NaN); a group none of whose lanes passes that
-// test skips the overlap test. A sweep along x, whose candidates lie far apart in y, thus
-// spends one load, one add and one compare on most groups.
+// test skips the overlap test. A sweep along x, whose candidates lie far
+// apart in y, thus spends one load, one add and one compare on most groups.
+// In alternating runs against the build before it (75b845f, 10 rounds of
+// BenchmarkAllPairs at 100,000 boxes, avx2) the uniform pass went from 1.05
+// to 0.91 µs a box with one worker and the RTS pass from 3.99 to 3.65.
 func runKernel(w width, pruned bool) {
 	name, sig := "runs"+w.name, "func(qcx, qcy, qux, quy, qhx, qhy, cx, cy, ux, uy, hx, hy []float32, runs []int32, out []uint64)"
 	qNames := []string{"qcx", "qcy", "qux", "quy", "qhx", "qhy"}

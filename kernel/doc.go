@@ -7,6 +7,8 @@
 // order (written out in package obb's documentation), no fused multiply-add,
 // quiet ordered comparisons and |x| by clearing the sign bit, so results are
 // identical bit for bit on every CPU and for every input, NaN included.
+// ([OverlapsRunsPruned] sets the bit only for boxes that also pass its reach
+// test, the same on every CPU too.)
 //
 // # Implementations
 //

@@ -191,8 +191,16 @@ func checkTwoSetsGuarded(t *testing.T, g *guarded, place int, what string, a, b 
 		out = g.wordsAtEnd(len(want))
 		where = "output"
 	}
-	err := fault(func() { call(&a, &b, list, out) })
-	if err != nil {
+	expectGuarded(t, what, where, want, func() []uint64 { call(&a, &b, list, out); return out })
+}
+
+// expectGuarded runs call, which returns its output, and fails the test
+// when it faults or the output differs from want. what says what the call
+// was and where what lies before the guard page, for the message.
+func expectGuarded(t *testing.T, what, where string, want []uint64, call func() []uint64) {
+	t.Helper()
+	var out []uint64
+	if err := fault(func() { out = call() }); err != nil {
 		t.Fatalf("%s, %s before the guard page: %v", what, where, err)
 	}
 	if fmt.Sprint(out) != fmt.Sprint(want) {
@@ -225,7 +233,9 @@ func TestPairGuardPages(t *testing.T) {
 // the candidate set, the run list and the output right before an
 // unreadable page, with runs of every length up to three groups past a word
 // that end at the last box, so that the last group of each run would cross
-// the columns' end, and a run whose query is the last query box.
+// the columns' end, and a run whose query is the last query box. It runs
+// OverlapsRuns and OverlapsRunsPruned, the latter with each of its two reach
+// columns before the guard page too.
 func TestRunGuardPages(t *testing.T) {
 	g := newGuarded(t, 64<<10)
 	defer g.free()
@@ -235,56 +245,36 @@ func TestRunGuardPages(t *testing.T) {
 		for length := 1; length <= maxRunLength; length++ {
 			n := length + r.IntN(3)
 			qs, b := randomSet(r, 1+r.IntN(20)), randomSet(r, n)
-			runs := []int32{int32(qs.Len() - 1), int32(n - length), int32(n), 0, 0, int32(min(n, 20))}
-			want := scalarRunBits(qs, b, runs)
-			what := fmt.Sprintf("run length %d of %d boxes", length, n)
-			for place := 0; place < twoSetPlaces; place++ {
-				checkTwoSetsGuarded(t, g, place, what, *qs, *b, runs, want, func(qs, b *soa.Boxes, runs []int32, out []uint64) {
-					OverlapsRuns(qs, b, runs, out)
-				})
-			}
-		}
-	})
-}
-
-// TestRunPrunedGuardPages is TestRunGuardPages for OverlapsRunsPruned, with
-// the two reach columns before the guard page too.
-func TestRunPrunedGuardPages(t *testing.T) {
-	g := newGuarded(t, 64<<10)
-	defer g.free()
-	r := rand.New(rand.NewPCG(31, 32))
-	forEachImpl(t, func(t *testing.T) {
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		for length := 1; length <= maxRunLength; length++ {
-			n := length + r.IntN(3)
-			qs, b := randomSet(r, 1+r.IntN(20)), randomSet(r, n)
 			qreach, reach := randomReach(r, qs, false), randomReach(r, b, false)
 			runs := []int32{int32(qs.Len() - 1), int32(n - length), int32(n), 0, 0, int32(min(n, 20))}
-			want, _ := scalarPrunedBits(qs, b, qreach, reach, runs)
+			want := scalarRunBits(qs, b, runs)
+			wantPruned, _ := scalarPrunedBits(qs, b, qreach, reach, runs)
 			what := fmt.Sprintf("run length %d of %d boxes", length, n)
 			for place := 0; place < twoSetPlaces; place++ {
-				checkTwoSetsGuarded(t, g, place, what, *qs, *b, runs, want, func(qs, b *soa.Boxes, runs []int32, out []uint64) {
+				checkTwoSetsGuarded(t, g, place, "OverlapsRuns, "+what, *qs, *b, runs, want, func(qs, b *soa.Boxes, runs []int32, out []uint64) {
+					OverlapsRuns(qs, b, runs, out)
+				})
+				checkTwoSetsGuarded(t, g, place, "OverlapsRunsPruned, "+what, *qs, *b, runs, wantPruned, func(qs, b *soa.Boxes, runs []int32, out []uint64) {
 					OverlapsRunsPruned(qs, b, qreach, reach, runs, out)
 				})
 			}
 			for _, col := range []struct {
 				name string
 				data []float32
-				set  func(guarded []float32) (qr, rr []float32)
-			}{
-				{"qreach", qreach, func(gc []float32) ([]float32, []float32) { return gc, reach }},
-				{"reach", reach, func(gc []float32) ([]float32, []float32) { return qreach, gc }},
-			} {
-				gc := g.floatsAtEnd(len(col.data))
-				copy(gc, col.data)
-				qr, rr := col.set(gc)
-				out := make([]uint64, len(want))
-				if err := fault(func() { OverlapsRunsPruned(qs, b, qr, rr, runs, out) }); err != nil {
-					t.Fatalf("%s, %s before the guard page: %v", what, col.name, err)
+			}{{"qreach", qreach}, {"reach", reach}} {
+				guardedCol := g.floatsAtEnd(len(col.data))
+				copy(guardedCol, col.data)
+				qr, rr := qreach, reach
+				if col.name == "qreach" {
+					qr = guardedCol
+				} else {
+					rr = guardedCol
 				}
-				if fmt.Sprint(out) != fmt.Sprint(want) {
-					t.Fatalf("%s, %s before the guard page: wrong bits", what, col.name)
-				}
+				expectGuarded(t, "OverlapsRunsPruned, "+what, col.name, wantPruned, func() []uint64 {
+					out := make([]uint64, len(wantPruned))
+					OverlapsRunsPruned(qs, b, qr, rr, runs, out)
+					return out
+				})
 			}
 		}
 	})

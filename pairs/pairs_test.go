@@ -176,6 +176,7 @@ func TestTouchingAcrossIsHard(t *testing.T) {
 				hard++
 			}
 		}
+		t.Logf("transpose %v: %d of 1000 pairs need the reach's padding", transpose, hard)
 		if hard < 10 {
 			t.Errorf("transpose %v: only %d of 1000 pairs need the reach's padding", transpose, hard)
 		}

@@ -6,9 +6,9 @@ import "github.com/obb2d/obb2d/internal/f32"
 // the oracle the assembly kernels are tested against. It writes
 // (len(cx)+63)/64 words of out; the caller has checked every length.
 //
-// It works in steps of eight boxes, as the AVX2 kernel does, and computes all
-// four axes for every lane with the operations in the order package obb
-// documents; the tail shorter than eight goes through the same lane function.
+// It works in steps of eight boxes, as the AVX2 kernel does, and tests each
+// box with lane; the tail shorter than eight goes through the same lane
+// function.
 func overlapsGeneric(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 	n := len(cx)
 	cy, ux, uy, hx, hy = cy[:n], ux[:n], uy[:n], hx[:n], hy[:n]
@@ -38,20 +38,28 @@ func overlapsGeneric(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 }
 
 // lane is obb.Box.Overlaps for the query against one box: the same
-// operations, evaluated for all four axes before the comparisons.
+// operations in the same order, with the same return after each axis that
+// separates the boxes, so it computes the same bit, NaN included (a NaN
+// fails the first comparison it reaches). Computing all four axes before
+// comparing, as this function once did, made the generic kernel about 1.4
+// times slower than obb.Box.Overlaps in a loop on a spread-out map, where
+// the first axis settles most boxes (alternating runs of BenchmarkOverlaps,
+// impl=generic, n=4096: 42.7 ns against 29.4 ns per box, and 47.9 against
+// 40.3 on the dense scene).
 func lane(q *Query, cx, cy, ux, uy, hx, hy float32) bool {
 	dx := cx - q.cx
 	dy := cy - q.cy
 	ac := f32.Abs(float32(q.ux*ux) + float32(q.uy*uy))
 	as := f32.Abs(float32(q.ux*uy) - float32(q.uy*ux))
 
-	p1 := f32.Abs(float32(dx*q.ux) + float32(dy*q.uy))
-	r1 := q.hx + (float32(hx*ac) + float32(hy*as))
-	p2 := f32.Abs(float32(dy*q.ux) - float32(dx*q.uy))
-	r2 := q.hy + (float32(hx*as) + float32(hy*ac))
-	p3 := f32.Abs(float32(dx*ux) + float32(dy*uy))
-	r3 := hx + (float32(q.hx*ac) + float32(q.hy*as))
-	p4 := f32.Abs(float32(dy*ux) - float32(dx*uy))
-	r4 := hy + (float32(q.hx*as) + float32(q.hy*ac))
-	return p1 <= r1 && p2 <= r2 && p3 <= r3 && p4 <= r4
+	if !(f32.Abs(float32(dx*q.ux)+float32(dy*q.uy)) <= q.hx+(float32(hx*ac)+float32(hy*as))) {
+		return false
+	}
+	if !(f32.Abs(float32(dy*q.ux)-float32(dx*q.uy)) <= q.hy+(float32(hx*as)+float32(hy*ac))) {
+		return false
+	}
+	if !(f32.Abs(float32(dx*ux)+float32(dy*uy)) <= hx+(float32(q.hx*ac)+float32(q.hy*as))) {
+		return false
+	}
+	return f32.Abs(float32(dy*ux)-float32(dx*uy)) <= hy+(float32(q.hx*as)+float32(q.hy*ac))
 }

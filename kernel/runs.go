@@ -120,10 +120,10 @@ func OverlapsRunsPruned(qs, b *soa.Boxes, qreach, reach []float32, runs []int32,
 
 // runsPrunedGeneric is OverlapsRunsPruned in Go, for checked arguments:
 // each candidate that passes the reach test goes through the generic
-// kernel's lane function, the others get a 0 bit. Unlike the generic
-// one-against-many kernel it branches per candidate: the reach test exists
-// to skip work, and on bench/'s uniform scene few candidates pass it, so the
-// branch is predictable. Computing every lane in full, with the reach test
+// kernel's lane function, the others get a 0 bit. It branches on the reach
+// test per candidate: the test exists to skip work, and on bench/'s uniform
+// scene few candidates pass it, so the branch is predictable. Computing
+// every lane in full, with the reach test
 // as a mask afterwards, made the generic all-pairs pass slower than it was
 // without the reach test (RTS map, 100,000 boxes: 15.4 to 19.4 µs a box in
 // alternating runs, 4 rounds); branching made it faster (uniform map: 6.72

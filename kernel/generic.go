@@ -43,9 +43,10 @@ func overlapsGeneric(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 // fails the first comparison it reaches). Computing all four axes before
 // comparing, as this function once did, made the generic kernel about 1.4
 // times slower than obb.Box.Overlaps in a loop on a spread-out map, where
-// the first axis settles most boxes (alternating runs of BenchmarkOverlaps,
-// impl=generic, n=4096: 42.7 ns against 29.4 ns per box, and 47.9 against
-// 40.3 on the dense scene).
+// the first axis settles most boxes. In alternating runs of
+// BenchmarkOverlaps at n=4096 the generic kernel took 42.7 ns a box before
+// the change and 29.4 after, the scalar loop 30.2 and 30.7; on the dense
+// scene generic took 47.9 and 40.3.
 func lane(q *Query, cx, cy, ux, uy, hx, hy float32) bool {
 	dx := cx - q.cx
 	dy := cy - q.cy

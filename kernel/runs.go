@@ -123,11 +123,10 @@ func OverlapsRunsPruned(qs, b *soa.Boxes, qreach, reach []float32, runs []int32,
 // kernel's lane function, the others get a 0 bit. It branches on the reach
 // test per candidate: the test exists to skip work, and on bench/'s uniform
 // scene few candidates pass it, so the branch is predictable. Computing
-// every lane in full, with the reach test
-// as a mask afterwards, made the generic all-pairs pass slower than it was
-// without the reach test (RTS map, 100,000 boxes: 15.4 to 19.4 µs a box in
-// alternating runs, 4 rounds); branching made it faster (uniform map: 6.72
-// to 2.12 µs a box, 5 rounds).
+// every lane in full, with the reach test as a mask afterwards, made the
+// generic all-pairs pass slower than it was without the reach test (RTS
+// map, 100,000 boxes: 15.4 to 19.4 µs a box in alternating runs, 4 rounds);
+// branching made it faster (uniform map: 6.72 to 2.12 µs a box, 5 rounds).
 func runsPrunedGeneric(qs, b *soa.Boxes, qreach, reach []float32, runs []int32, out []uint64) {
 	for k := 0; k < len(runs); k += 3 {
 		q, lo, hi := runs[k], runs[k+1], runs[k+2]

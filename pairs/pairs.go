@@ -49,12 +49,13 @@ import (
 type Pair struct{ I, J int32 }
 
 // Finder runs all-pairs passes and keeps its scratch memory between calls,
-// so that a single-worker simulation step that finds about as many pairs as
-// the last one allocates nothing (a test checks it). With more workers each
-// pass starts goroutines, and a worker's buffer grows when the dynamic split
-// of the work hands it more pairs than before: a few allocations a pass. A
-// Finder must not be used by two goroutines at once; its zero value is ready
-// to use and single-threaded.
+// so that a simulation step that finds about as many pairs as the last one
+// allocates nothing (tests check it for one worker and for two). With more
+// than one worker, a worker's buffers still grow when the dynamic split of
+// the work hands it more than it has held before, which after a few passes
+// is rare; starting the goroutines allocates nothing. A Finder must not be
+// used by two goroutines at once; its zero value is ready to use and
+// single-threaded.
 type Finder struct {
 	// Workers is how many goroutines a pass uses; 0 or 1 means the calling
 	// goroutine only, a negative value means runtime.GOMAXPROCS(0). The
@@ -64,13 +65,21 @@ type Finder struct {
 	a, b  sorted
 	phase int // what parallel's positions are: see the phase constants
 	// In the phases of build: the set being sorted, and the axis.
-	src        *soa.Boxes
-	dst        *sorted
-	useY       bool
-	filter     []uint64 // Filter's bitset
-	wk         []worker
-	wg         sync.WaitGroup
-	next       atomic.Int64
+	src    *soa.Boxes
+	dst    *sorted
+	useY   bool
+	filter []uint64 // Filter's bitset
+	wk     []worker
+	wg     sync.WaitGroup
+	next   atomic.Int64
+	// The positions and chunk size of the phase that parallel runs, for
+	// its helper goroutines.
+	phaseN, phaseChunk int
+	// helpers[i-1] does worker i's share of a phase: made once (for this
+	// Finder, self, not for one it was copied from), so that starting a
+	// phase's goroutines allocates nothing.
+	helpers    []func()
+	self       *Finder
 	merged     []uint64 // found pairs packed as I<<32 | J
 	mergeTmp   []uint64
 	mergeCount []int // pairs per I, then where each I's pairs start
@@ -889,15 +898,22 @@ func (f *Finder) parallel(n, chunk int) {
 		f.steps(&f.wk[0], 0, n)
 		return
 	}
+	if f.self != f { // a new Finder, or a copy: the helpers are not its own
+		f.self, f.helpers = f, nil
+	}
+	for i := len(f.helpers) + 1; i < workers; i++ {
+		f.helpers = append(f.helpers, func() {
+			defer f.wg.Done()
+			f.drain(&f.wk[i], f.phaseN, f.phaseChunk)
+		})
+	}
 	// The calling goroutine is worker 0: it starts on the work at once
 	// instead of waiting for a goroutine to be scheduled.
 	f.next.Store(0)
+	f.phaseN, f.phaseChunk = n, chunk
 	f.wg.Add(workers - 1)
-	for i := 1; i < workers; i++ {
-		go func(w *worker) {
-			defer f.wg.Done()
-			f.drain(w, n, chunk)
-		}(&f.wk[i])
+	for _, help := range f.helpers[:workers-1] {
+		go help()
 	}
 	f.drain(&f.wk[0], n, chunk)
 	f.wg.Wait()

@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 
+	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
 
@@ -48,8 +49,16 @@ func PairOverlaps(a, b *soa.Boxes, ij []int32, out []uint64) {
 	pairsGeneric(a, b, ij, whole, n, out)
 }
 
-// pairsGeneric decides pairs [from, n) with the lane test into out, keeping
-// the bits of the pairs before from in their word.
+// pairsGeneric decides pairs [from, n) into out, keeping the bits of the
+// pairs before from in their word. It calls obb.Box.Overlaps itself, which
+// the lane function copies operation by operation: here both boxes change
+// with every pair, and passing them in registers beat building a Query for
+// the lane function's pointer (alternating runs of BenchmarkPairKernel,
+// generic, 8 rounds: 168 to 82 ns a pair on the grouped list, 169 to 95 on
+// the shuffled one). The lane function keeps its pointer for the
+// one-against-many kernel, whose query does not change: a lane function
+// that took the query by value measured 13% slower there on the placement
+// map and 20% on the dense scene (BenchmarkOverlaps, n=4096, 10 rounds).
 func pairsGeneric(a, b *soa.Boxes, ij []int32, from, n int, out []uint64) {
 	var word uint64
 	if from&63 != 0 {
@@ -57,8 +66,9 @@ func pairsGeneric(a, b *soa.Boxes, ij []int32, from, n int, out []uint64) {
 	}
 	for k := from; k < n; k++ {
 		i, j := ij[2*k], ij[2*k+1]
-		q := Query{a.CX[i], a.CY[i], a.UX[i], a.UY[i], a.HX[i], a.HY[i]}
-		if lane(&q, b.CX[j], b.CY[j], b.UX[j], b.UY[j], b.HX[j], b.HY[j]) {
+		first := obb.Box{Center: obb.Vec2{X: a.CX[i], Y: a.CY[i]}, Axis: obb.Vec2{X: a.UX[i], Y: a.UY[i]}, Half: obb.Vec2{X: a.HX[i], Y: a.HY[i]}}
+		second := obb.Box{Center: obb.Vec2{X: b.CX[j], Y: b.CY[j]}, Axis: obb.Vec2{X: b.UX[j], Y: b.UY[j]}, Half: obb.Vec2{X: b.HX[j], Y: b.HY[j]}}
+		if first.Overlaps(second) {
 			word |= 1 << (k & 63)
 		}
 		if k&63 == 63 {

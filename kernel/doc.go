@@ -62,5 +62,6 @@
 // with a different query box in every lane. Only this AVX2 form is
 // generated; the avx512 implementation uses it too. Every index is
 // checked in Go before the assembly runs, so a gather reads only boxes that
-// exist; the last len%8 pairs go through the Go lane test.
+// exist; the last len%8 pairs (with generic, every pair) go through
+// obb.Box.Overlaps.
 package kernel

@@ -72,8 +72,7 @@ type Finder struct {
 	wk     []worker
 	wg     sync.WaitGroup
 	next   atomic.Int64
-	// The positions and chunk size of the phase that parallel runs, for
-	// its helper goroutines.
+	// The positions and chunk size of the phase that parallel runs.
 	phaseN, phaseChunk int
 	// helpers[i-1] does worker i's share of a phase: made once (for this
 	// Finder, self, not for one it was copied from), so that starting a
@@ -904,7 +903,7 @@ func (f *Finder) parallel(n, chunk int) {
 	for i := len(f.helpers) + 1; i < workers; i++ {
 		f.helpers = append(f.helpers, func() {
 			defer f.wg.Done()
-			f.drain(&f.wk[i], f.phaseN, f.phaseChunk)
+			f.drain(&f.wk[i])
 		})
 	}
 	// The calling goroutine is worker 0: it starts on the work at once
@@ -915,13 +914,14 @@ func (f *Finder) parallel(n, chunk int) {
 	for _, help := range f.helpers[:workers-1] {
 		go help()
 	}
-	f.drain(&f.wk[0], n, chunk)
+	f.drain(&f.wk[0])
 	f.wg.Wait()
 }
 
-// drain does chunks of the current phase's positions [0, n) until none is
-// left.
-func (f *Finder) drain(w *worker, n, chunk int) {
+// drain does chunks of the current phase's positions [0, f.phaseN) until
+// none is left.
+func (f *Finder) drain(w *worker) {
+	n, chunk := f.phaseN, f.phaseChunk
 	for {
 		start := int(f.next.Add(int64(chunk))) - chunk
 		if start >= n {

@@ -978,7 +978,7 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 	}
 	dst = slices.Grow(dst, total)
 	f.mergeOut, f.mergeNJ = dst[len(dst):len(dst)+total], nJ
-	grow(&f.byJ, total)
+	f.byJ = grow(&f.byJ, total)
 	ranges := 1
 	if w := f.workers(); w > 1 && total >= mergeParallelPairs {
 		ranges = w
@@ -1017,6 +1017,7 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 	}
 	f.phase = phaseMerge
 	f.parallel(ranges, 1)
+	f.mergeOut = nil // the caller's memory: do not keep it
 	return dst[:len(dst)+total]
 }
 

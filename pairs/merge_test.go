@@ -64,7 +64,7 @@ func TestParallelMerge(t *testing.T) {
 		between := f.Between(nil, &other, &pile)
 		check("Between", between, wantBetween)
 
-		for range 20 {
+		for range 100 {
 			got = f.All(got[:0], &pile)
 			between = f.Between(between[:0], &other, &pile)
 		}

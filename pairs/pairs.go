@@ -82,12 +82,12 @@ type Finder struct {
 	// merge's output, the number of J, the pairs sorted by J within each
 	// range of I, the ranges' bounds on I (cut) and first positions, and the
 	// sample the cuts come from.
-	mergeOut    []Pair
-	mergeNJ     int
-	byJ         []Pair
-	mergeCut    []int32
-	mergeStart  []int
-	mergeSample []int32
+	mergeOut         []Pair
+	mergeNI, mergeNJ int
+	byJ              []Pair
+	mergeCut         []int32
+	mergeStart       []int
+	mergeSample      []int32
 }
 
 // sorted is one set's boxes ordered by the start of their sweep interval,
@@ -977,7 +977,7 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 		total += len(f.wk[i].found)
 	}
 	dst = slices.Grow(dst, total)
-	f.mergeOut, f.mergeNJ = dst[len(dst):len(dst)+total], nJ
+	f.mergeOut, f.mergeNI, f.mergeNJ = dst[len(dst):len(dst)+total], nI, nJ
 	f.byJ = grow(&f.byJ, total)
 	ranges := 1
 	if w := f.workers(); w > 1 && total >= mergeParallelPairs {
@@ -990,8 +990,12 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 			f.wk[i].parts = append(f.wk[i].parts[:0], f.wk[i].found)
 		}
 	} else {
-		// The cuts: quantiles of every step-th pair's I.
+		// The cuts: quantiles of every step-th pair's I, fewer than
+		// total/step + len(f.wk) < 2·mergeSamples + len(f.wk) of them.
 		step := max(1, total/mergeSamples)
+		if n := 2*mergeSamples + len(f.wk); cap(f.mergeSample) < n {
+			f.mergeSample = make([]int32, 0, n)
+		}
 		sample := f.mergeSample[:0]
 		for i := range f.wk {
 			for k := 0; k < len(f.wk[i].found); k += step {
@@ -1042,7 +1046,12 @@ func (f *Finder) splitFound(i int) {
 	for _, p := range w.found {
 		at[rangeOf(cut, p.I)]++
 	}
-	buf := grow(&w.partBuf, len(w.found))
+	// Sized to what found holds, so that it grows only when found has
+	// grown.
+	if cap(w.partBuf) < cap(w.found) {
+		w.partBuf = make([]Pair, cap(w.found))
+	}
+	buf := w.partBuf[:len(w.found)]
 	w.parts = w.parts[:0]
 	n := 0
 	for r, c := range at { // each count becomes the part's first position
@@ -1072,7 +1081,12 @@ func rangeOf(cut []int32, i int32) int {
 // then J, into the range's positions of the output.
 func (f *Finder) mergeRange(w *worker, r int) {
 	lo, hi := f.mergeCut[r], f.mergeCut[r+1]
-	startI, startJ := grow(&w.startI, int(hi-lo)+1), grow(&w.startJ, f.mergeNJ+1)
+	// startI is sized for any range, so that a worker's scratch does not
+	// grow when the cuts move.
+	if cap(w.startI) < f.mergeNI+1 {
+		w.startI = make([]int, f.mergeNI+1)
+	}
+	startI, startJ := w.startI[:hi-lo+1], grow(&w.startJ, f.mergeNJ+1)
 	clear(startI)
 	clear(startJ)
 	for i := range f.wk {

@@ -66,6 +66,8 @@ func pairsGeneric(a, b *soa.Boxes, ij []int32, from, n int, out []uint64) {
 	}
 	for k := from; k < n; k++ {
 		i, j := ij[2*k], ij[2*k+1]
+		// Not soa.Boxes.At: it checks every column's length on every call,
+		// and PairOverlaps has checked the columns and the indices.
 		first := obb.Box{Center: obb.Vec2{X: a.CX[i], Y: a.CY[i]}, Axis: obb.Vec2{X: a.UX[i], Y: a.UY[i]}, Half: obb.Vec2{X: a.HX[i], Y: a.HY[i]}}
 		second := obb.Box{Center: obb.Vec2{X: b.CX[j], Y: b.CY[j]}, Axis: obb.Vec2{X: b.UX[j], Y: b.UY[j]}, Half: obb.Vec2{X: b.HX[j], Y: b.HY[j]}}
 		if first.Overlaps(second) {

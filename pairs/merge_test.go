@@ -1,7 +1,10 @@
 package pairs
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -14,10 +17,11 @@ import (
 // mergeParallelPairs pairs, most of them on the low indices), All and
 // Between must take the parallel path, cut I into ranges of about equal
 // numbers of pairs, return what one worker returns (checked against brute
-// force), and allocate nothing once warm.
-func TestParallelMerge(t *testing.T) {
+// force), and allocate nothing after their first pass.
+// pileScene returns 400 boxes that all overlap, and 200 smaller ones on
+// every other one's center.
+func pileScene() (pile, other soa.Boxes) {
 	r := rand.New(rand.NewPCG(7, 7))
-	var pile, other soa.Boxes
 	for i := 0; i < 400; i++ {
 		c := obb.Vec2{X: float32(r.Float64()), Y: float32(r.Float64())}
 		pile.Append(obb.New(c, 10, 10, r.Float64()*7))
@@ -25,6 +29,11 @@ func TestParallelMerge(t *testing.T) {
 			other.Append(obb.New(c, 5, 5, r.Float64()*7))
 		}
 	}
+	return pile, other
+}
+
+func TestParallelMerge(t *testing.T) {
+	pile, other := pileScene()
 	var want []Pair
 	for i := 0; i < pile.Len(); i++ {
 		for j := i + 1; j < pile.Len(); j++ {
@@ -64,18 +73,111 @@ func TestParallelMerge(t *testing.T) {
 		between := f.Between(nil, &other, &pile)
 		check("Between", between, wantBetween)
 
-		for range 100 {
-			got = f.All(got[:0], &pile)
-			between = f.Between(between[:0], &other, &pile)
+		// One pass of each has run: from here on nothing may allocate,
+		// however the work is split.
+		if n := Mallocs(20, func() { got = f.All(got[:0], &pile) }); n != 0 {
+			t.Errorf("All, %d workers: %d allocations in 20 warm passes", workers, n)
 		}
-		if a := testing.AllocsPerRun(20, func() { got = f.All(got[:0], &pile) }); a != 0 {
-			t.Errorf("All, %d workers: %v allocations a warm pass", workers, a)
-		}
-		if a := testing.AllocsPerRun(20, func() { between = f.Between(between[:0], &other, &pile) }); a != 0 {
-			t.Errorf("Between, %d workers: %v allocations a warm pass", workers, a)
+		if n := Mallocs(20, func() { between = f.Between(between[:0], &other, &pile) }); n != 0 {
+			t.Errorf("Between, %d workers: %d allocations in 20 warm passes", workers, n)
 		}
 	}
 	if len(wantBetween) < 2*mergeParallelPairs {
 		t.Errorf("Between found %d pairs: too few for the parallel merge", len(wantBetween))
 	}
+}
+
+// TestScratchStaysPut checks that the Finder's memory does not grow in a
+// pass over the same boxes as the pass before, whichever worker takes
+// which chunk of the sweep, group of the sort and range of the merge: with
+// at least two Ps running, over 30 passes of All and Between on a
+// clustered map (many chunks) and on the pile (the parallel merge), the
+// capacity of every slice the Finder holds, its workers' and sorted sets'
+// included, stays what it was after the first pass. The split of the work
+// must have varied for the test to count.
+func TestScratchStaysPut(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
+	r := rand.New(rand.NewPCG(3, 4))
+	var clustered, scattered soa.Boxes
+	for i := 0; i < 4000; i++ {
+		c := obb.Vec2{X: float32(r.IntN(6)*100) + float32(r.NormFloat64()*10), Y: float32(r.IntN(6)*100) + float32(r.NormFloat64()*10)}
+		clustered.Append(obb.New(c, float32(0.5+r.Float64()*3), float32(0.5+r.Float64()*3), r.Float64()*7))
+		if i%4 == 0 {
+			c := obb.Vec2{X: float32(r.Float64() * 600), Y: float32(r.Float64() * 600)}
+			scattered.Append(obb.New(c, float32(1+r.Float64()*5), float32(1+r.Float64()*5), r.Float64()*7))
+		}
+	}
+	pile, other := pileScene()
+	for _, workers := range []int{2, 3} {
+		f := Finder{Workers: workers}
+		var all, between, pileAll, pileBetween []Pair
+		pass := func() {
+			all = f.All(all[:0], &clustered)
+			between = f.Between(between[:0], &scattered, &clustered)
+			pileAll = f.All(pileAll[:0], &pile)
+			pileBetween = f.Between(pileBetween[:0], &other, &pile)
+		}
+		pass()
+		if len(all) == 0 || len(between) == 0 {
+			t.Fatalf("the clustered map has %d and %d pairs: the test would not exercise the pass", len(all), len(between))
+		}
+		want := capacities(&f)
+		shares := map[int]bool{} // worker 0's candidates in the clustered All
+		for k := range 30 {
+			pass()
+			got := capacities(&f)
+			for name, c := range got {
+				if c != want[name] {
+					t.Errorf("%d workers, pass %d: %s's capacity went from %d to %d", workers, k+2, name, want[name], c)
+				}
+			}
+			if t.Failed() {
+				return
+			}
+			all = f.All(all[:0], &clustered)
+			shares[f.wk[0].candidates] = true
+		}
+		if len(shares) < 2 {
+			t.Errorf("%d workers: worker 0 tested %d candidates in every pass: the split of the work never varied", workers, f.wk[0].candidates)
+		}
+	}
+}
+
+// capacities returns the capacity of every slice f holds, by its path
+// from f, going into structs and into the elements of slices of structs
+// that hold slices (the workers).
+func capacities(f *Finder) map[string]int {
+	caps := map[string]int{}
+	var walk func(path string, v reflect.Value)
+	walk = func(path string, v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(path+"."+v.Type().Field(i).Name, v.Field(i))
+			}
+		case reflect.Slice:
+			caps[path] = v.Cap()
+			if holdsSlices(v.Type().Elem()) {
+				for i := range v.Len() {
+					walk(fmt.Sprintf("%s[%d]", path, i), v.Index(i))
+				}
+			}
+		}
+	}
+	walk("f", reflect.ValueOf(f).Elem())
+	return caps
+}
+
+// holdsSlices reports whether t is a struct with a slice among its fields
+// or theirs.
+func holdsSlices(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		if k := t.Field(i).Type; k.Kind() == reflect.Slice || holdsSlices(k) {
+			return true
+		}
+	}
+	return false
 }

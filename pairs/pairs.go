@@ -48,14 +48,23 @@ import (
 // Pair names two boxes by index.
 type Pair struct{ I, J int32 }
 
-// Finder runs all-pairs passes and keeps its scratch memory between calls,
-// so that a simulation step that finds about as many pairs as the last one
-// allocates nothing (tests check it for one worker and for two). With more
-// than one worker, a worker's buffers still grow when the dynamic split of
-// the work hands it more than it has held before, which after a few passes
-// is rare; starting the goroutines allocates nothing. A Finder must not be
-// used by two goroutines at once; its zero value is ready to use and
-// single-threaded.
+// Finder runs all-pairs passes and keeps its scratch memory between calls.
+// A pass allocates only when it needs more room than the passes before it
+// have made: for more boxes, a denser chunk of candidates, a larger group
+// of the sort, or more pairs (a pass that finds more pairs than there is
+// room for makes room for an eighth more). So once a simulation step has
+// run, a step over boxes about like it allocates nothing, with any number
+// of workers and whichever worker takes which share of the work: after
+// each pass, every worker gets as much room in each buffer as the roomiest
+// has, and all workers put their pairs in one buffer of the Finder's.
+//
+// Starting the goroutines and waiting for them allocates nothing of the
+// Finder's; the Go runtime may still allocate a goroutine or a wait record
+// of its own now and then, while its caches of them, kept per P, adjust to
+// goroutines that start on one P and end on another.
+//
+// A Finder must not be used by two goroutines at once; its zero value is
+// ready to use and single-threaded.
 type Finder struct {
 	// Workers is how many goroutines a pass uses; 0 or 1 means the calling
 	// goroutine only, a negative value means runtime.GOMAXPROCS(0). The
@@ -79,15 +88,31 @@ type Finder struct {
 	// phase's goroutines allocates nothing.
 	helpers []func()
 	self    *Finder
-	// merge's output, the number of J, the pairs sorted by J within each
-	// range of I, the ranges' bounds on I (cut) and first positions, and the
-	// sample the cuts come from.
+	// The pass's pairs: a worker reserves room for a chunk's pairs at
+	// found[foundLen:] (see room), or puts them in its spill when found is
+	// full; merge then gives found room for them all.
+	found    []Pair
+	foundLen atomic.Int64
+	// merge's output, the number of I and of J, the pairs being merged
+	// (found's), the pairs sorted by J within each range of I, the ranges'
+	// bounds on I (cut) and first positions, and the sample the cuts come
+	// from.
 	mergeOut         []Pair
 	mergeNI, mergeNJ int
+	mergePairs       []Pair
 	byJ              []Pair
 	mergeCut         []int32
 	mergeStart       []int
 	mergeSample      []int32
+	// With more than one range of I, the split copies each of mergeUnits
+	// slices of the pairs into the same positions of split, ordered by
+	// range: unit u's pairs of range r are parts[u·ranges+r]. With one
+	// range, parts holds the pairs themselves. splitAt holds each unit's
+	// counts per range.
+	mergeUnits int
+	split      []Pair
+	parts      [][]Pair
+	splitAt    []int
 }
 
 // sorted is one set's boxes ordered by the start of their sweep interval,
@@ -167,15 +192,10 @@ type worker struct {
 	runs       []int32  // candidate runs: query position, first and end candidate position
 	bits       []uint64 // the runs' bitsets
 	wordStart  []int    // where each run's words start in bits, then the end
-	found      []Pair
-	candidates int // boxes handed to the kernel in this pass
-	// merge's scratch: found split by range of I (parts[r], in partBuf, or
-	// found itself when merge sorts on one worker) and the size of each
-	// part; for a range this worker sorts, the pairs per I (J) of the
-	// range, then where each I's (J's) pairs start.
-	parts          [][]Pair
-	partBuf        []Pair
-	partAt         []int
+	spill      []Pair   // pairs that did not fit in the Finder's found
+	candidates int      // boxes handed to the kernel in this pass
+	// mergeRange's scratch: the pairs per I (J) of the range, then where
+	// each I's (J's) pairs start.
 	startI, startJ []int
 }
 
@@ -686,7 +706,7 @@ func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 				continue
 			}
 			if bx.Overlaps(b.At(j)) {
-				w.found = append(w.found, ordered(x, int32(j)))
+				f.room(w, 1)[0] = ordered(x, int32(j))
 			}
 		}
 	}
@@ -711,7 +731,7 @@ func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 		bx := moving.At(int(x))
 		for j := 0; j < static.Len(); j++ {
 			if bx.Overlaps(static.At(j)) {
-				w.found = append(w.found, Pair{x, int32(j)})
+				f.room(w, 1)[0] = Pair{x, int32(j)}
 			}
 		}
 	}
@@ -719,7 +739,7 @@ func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 		by := static.At(int(y))
 		for i := 0; i < moving.Len(); i++ {
 			if !isSpecial(a.special, int32(i)) && by.Overlaps(moving.At(i)) {
-				w.found = append(w.found, Pair{int32(i), y})
+				f.room(w, 1)[0] = Pair{int32(i), y}
 			}
 		}
 	}
@@ -772,7 +792,7 @@ func (f *Finder) steps(w *worker, start, end int) {
 			}
 		}
 		w.runs = runs
-		w.sweep(s, s, runs, func(p, j int32) Pair { return ordered(s.index[p], s.index[j]) })
+		f.sweep(w, s, s, runs, func(p, j int32) Pair { return ordered(s.index[p], s.index[j]) })
 	case phaseSplit:
 		for i := start; i < end; i++ {
 			f.splitFound(i)
@@ -789,13 +809,13 @@ func (f *Finder) steps(w *worker, start, end int) {
 		a, b := &f.a, &f.b
 		if na := len(a.start); start < na {
 			w.runs = between(w.runs[:0], a, b, start, min(end, na), true)
-			w.sweep(a, b, w.runs, func(p, j int32) Pair { return Pair{a.index[p], b.index[j]} })
+			f.sweep(w, a, b, w.runs, func(p, j int32) Pair { return Pair{a.index[p], b.index[j]} })
 			start = na
 		}
 		if start < end {
 			na := len(a.start)
 			w.runs = between(w.runs[:0], b, a, start-na, end-na, false)
-			w.sweep(b, a, w.runs, func(p, j int32) Pair { return Pair{a.index[j], b.index[p]} })
+			f.sweep(w, b, a, w.runs, func(p, j int32) Pair { return Pair{a.index[j], b.index[p]} })
 		}
 	}
 }
@@ -814,10 +834,10 @@ func between(runs []int32, from, to *sorted, start, end int, atStart bool) []int
 }
 
 // sweep hands the candidate runs, triples of a query position in qs and a
-// range of positions in cand, to the kernel in one call, and appends the
-// pair that pair(query position, candidate position) makes of every
-// overlapping candidate to w.found.
-func (w *worker) sweep(qs, cand *sorted, runs []int32, pair func(p, j int32) Pair) {
+// range of positions in cand, to the kernel in one call, and adds the pair
+// that pair(query position, candidate position) makes of every overlapping
+// candidate to the pass's pairs.
+func (f *Finder) sweep(w *worker, qs, cand *sorted, runs []int32, pair func(p, j int32) Pair) {
 	// Where each run's words start, and one past the last run's.
 	starts := w.wordStart[:0]
 	words := 0
@@ -837,9 +857,17 @@ func (w *worker) sweep(qs, cand *sorted, runs []int32, pair func(p, j int32) Pai
 	// a run holds about 111 candidates, two words, and a pass finds 17,425
 	// pairs), so the words are scanned as one array, and the run a nonzero
 	// word belongs to is found by moving a cursor forward over the runs'
-	// starts instead of visiting every run.
-	found := w.found
-	r := 0
+	// starts instead of visiting every run. The pairs are counted first, so
+	// that room for them all is reserved at once.
+	n := 0
+	for _, word := range set {
+		n += bits.OnesCount64(word)
+	}
+	if n == 0 {
+		return
+	}
+	out := f.room(w, n)
+	k, r := 0, 0
 	for i, word := range set {
 		if word == 0 {
 			continue
@@ -849,11 +877,32 @@ func (w *worker) sweep(qs, cand *sorted, runs []int32, pair func(p, j int32) Pai
 		}
 		p, at := runs[3*r], runs[3*r+1]+64*int32(i-starts[r])
 		for word != 0 {
-			found = append(found, pair(p, at+int32(bits.TrailingZeros64(word))))
+			out[k] = pair(p, at+int32(bits.TrailingZeros64(word)))
+			k++
 			word &= word - 1
 		}
 	}
-	w.found = found
+}
+
+// room returns n places for worker w's next pairs: the next n of f.found
+// when they are free, or else n more at the end of w.spill. The workers
+// reserve their places in found with a compare-and-swap, so that
+// found[:foundLen] is always filled by pairs and a pass that fits in found
+// allocates nothing, however the work is split.
+func (f *Finder) room(w *worker, n int) []Pair {
+	for {
+		at := f.foundLen.Load()
+		end := at + int64(n)
+		if end > int64(len(f.found)) {
+			break
+		}
+		if f.foundLen.CompareAndSwap(at, end) {
+			return f.found[at:end]
+		}
+	}
+	m := len(w.spill)
+	w.spill = slices.Grow(w.spill, n)[:m+n]
+	return w.spill[m:]
 }
 
 // parallel does the current phase's work for every position in [0, n), on
@@ -872,8 +921,9 @@ func (f *Finder) parallel(n, chunk int) {
 		f.wk = append(f.wk, worker{})
 	}
 	if f.phase == phaseAll || f.phase == phaseBetween {
+		f.foundLen.Store(0)
 		for i := range f.wk {
-			f.wk[i].found = f.wk[i].found[:0]
+			f.wk[i].spill = f.wk[i].spill[:0]
 			f.wk[i].candidates = 0
 		}
 	}
@@ -951,8 +1001,8 @@ func (f *Finder) Candidates() int {
 	return n
 }
 
-// merge gathers the workers' pairs, sorts them by I then J and appends them
-// to dst; every I is below nI and every J below nJ.
+// merge sorts the pass's pairs by I then J and appends them to dst; every I
+// is below nI and every J below nJ.
 //
 // Each range of I is sorted by two stable counting sorts, by J into f.byJ
 // and then by I into dst, which is linear in the boxes and the pairs. It
@@ -965,64 +1015,130 @@ func (f *Finder) Candidates() int {
 //
 // With more than one worker and at least mergeParallelPairs pairs, the I
 // axis is cut into one range per worker, each holding about as many pairs
-// (the cuts come from a sample of the pairs), the workers split their pairs
-// by range, and the ranges are sorted in parallel: alternating runs of the
-// builds before and after (BenchmarkAllPairs, avx2, 2 workers, -benchtime
-// 10x, 8 rounds) measured the RTS pass at 100,000 boxes 8% faster (2.61 to
-// 2.39 µs a box, p=0.005). The pairs are distinct, so the order does not
-// depend on which worker found which, nor on the cuts.
+// (the cuts come from a sample of the pairs), each worker splits an equal
+// slice of the pairs by range, and the ranges are sorted in parallel:
+// alternating runs of the builds before and after (BenchmarkAllPairs, avx2,
+// 2 workers, -benchtime 10x, 8 rounds) measured the RTS pass at 100,000
+// boxes 8% faster (2.61 to 2.39 µs a box, p=0.005). The pairs are distinct, so the order does not
+// depend on where in found each worker put its pairs, nor on the cuts.
 func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
-	total := 0
-	for i := range f.wk {
-		total += len(f.wk[i].found)
-	}
+	pairs := f.gather()
+	total := len(pairs)
 	dst = slices.Grow(dst, total)
-	f.mergeOut, f.mergeNI, f.mergeNJ = dst[len(dst):len(dst)+total], nI, nJ
-	f.byJ = grow(&f.byJ, total)
+	f.mergeOut, f.mergeNI, f.mergeNJ, f.mergePairs = dst[len(dst):len(dst)+total], nI, nJ, pairs
+	// byJ and split follow found's length, so that they grow only when it
+	// does.
+	f.byJ = grow(&f.byJ, len(f.found))
+	workers := f.workers()
 	ranges := 1
-	if w := f.workers(); w > 1 && total >= mergeParallelPairs {
-		ranges = w
+	if workers > 1 && total >= mergeParallelPairs {
+		ranges = workers
 	}
 	cut := grow(&f.mergeCut, ranges+1)
 	cut[0], cut[ranges] = 0, int32(nI)
+	if cap(f.parts) < workers*workers {
+		f.parts = make([][]Pair, workers*workers)
+	}
 	if ranges == 1 {
-		for i := range f.wk {
-			f.wk[i].parts = append(f.wk[i].parts[:0], f.wk[i].found)
-		}
+		f.mergeUnits, f.parts = 1, append(f.parts[:0], pairs)
 	} else {
-		// The cuts: quantiles of every step-th pair's I, fewer than
-		// total/step + len(f.wk) < 2·mergeSamples + len(f.wk) of them.
+		// The cuts: quantiles of every step-th pair's I, at most
+		// total/step + 1 <= 2·mergeSamples + 1 of them (total is at least
+		// mergeParallelPairs).
 		step := max(1, total/mergeSamples)
-		if n := 2*mergeSamples + len(f.wk); cap(f.mergeSample) < n {
+		if n := 2*mergeSamples + 1; cap(f.mergeSample) < n {
 			f.mergeSample = make([]int32, 0, n)
 		}
 		sample := f.mergeSample[:0]
-		for i := range f.wk {
-			for k := 0; k < len(f.wk[i].found); k += step {
-				sample = append(sample, f.wk[i].found[k].I)
-			}
+		for k := 0; k < total; k += step {
+			sample = append(sample, pairs[k].I)
 		}
 		slices.Sort(sample)
 		for r := 1; r < ranges; r++ {
 			cut[r] = sample[r*len(sample)/ranges]
 		}
 		f.mergeSample = sample
+		f.split = grow(&f.split, len(f.found))
+		f.splitAt = grow(&f.splitAt, workers*(ranges+1))
+		f.mergeUnits, f.parts = workers, f.parts[:workers*ranges]
 		f.phase = phaseSplit
-		f.parallel(len(f.wk), 1)
+		f.parallel(workers, 1)
 	}
 	// Range r's pairs go to positions from start[r] on.
 	start := grow(&f.mergeStart, ranges+1)
 	start[0] = 0
 	for r := 0; r < ranges; r++ {
 		start[r+1] = start[r]
-		for i := range f.wk {
-			start[r+1] += len(f.wk[i].parts[r])
+		for u := 0; u < f.mergeUnits; u++ {
+			start[r+1] += len(f.parts[u*ranges+r])
 		}
 	}
 	f.phase = phaseMerge
 	f.parallel(ranges, 1)
+	if workers > 1 {
+		f.evenOut(workers, ranges > 1)
+	}
 	f.mergeOut = nil // the caller's memory: do not keep it
 	return dst[:len(dst)+total]
+}
+
+// gather returns the pass's pairs, in f.found. When some did not fit there,
+// it first makes found room for them all and an eighth more, so that the
+// next pass with about as many pairs fits, copies them in and lets the
+// workers' spills go.
+func (f *Finder) gather() []Pair {
+	total := int(f.foundLen.Load())
+	spilled := 0
+	for i := range f.wk {
+		spilled += len(f.wk[i].spill)
+	}
+	if spilled == 0 {
+		return f.found[:total]
+	}
+	found := make([]Pair, total+spilled+(total+spilled)/8)
+	n := copy(found, f.found[:total])
+	for i := range f.wk {
+		n += copy(found[n:], f.wk[i].spill)
+		f.wk[i].spill = nil
+	}
+	f.found = found
+	f.foundLen.Store(int64(n))
+	return found[:n]
+}
+
+// evenOut gives each of the first n workers as much room in each scratch
+// buffer as the roomiest of them has. What a buffer must hold depends on
+// the chunk of positions, the group of the sort or the range of I a worker
+// takes, and which worker takes which changes from pass to pass: after
+// this, a pass over the same boxes finds room for every one of them in
+// whichever worker takes it. The merge's buffers, as large as the sets,
+// are evened out only after a pass that merged ranges on several workers
+// (merged).
+func (f *Finder) evenOut(n int, merged bool) {
+	wk := f.wk[:n]
+	evenOut(wk, func(w *worker) *[]int32 { return &w.runs })
+	evenOut(wk, func(w *worker) *[]uint64 { return &w.bits })
+	evenOut(wk, func(w *worker) *[]int { return &w.wordStart })
+	evenOut(wk, func(w *worker) *[]uint64 { return &w.tmp })
+	evenOut(wk, func(w *worker) *[]int32 { return &w.count })
+	if merged {
+		evenOut(wk, func(w *worker) *[]int { return &w.startI })
+		evenOut(wk, func(w *worker) *[]int { return &w.startJ })
+	}
+}
+
+// evenOut gives each worker of wk as much room in the buffer buf returns
+// as the roomiest has.
+func evenOut[T any](wk []worker, buf func(*worker) *[]T) {
+	most := 0
+	for i := range wk {
+		most = max(most, cap(*buf(&wk[i])))
+	}
+	for i := range wk {
+		if b := buf(&wk[i]); cap(*b) < most {
+			*b = make([]T, 0, most)
+		}
+	}
 }
 
 // mergeParallelPairs is the fewest pairs merge sorts on more than one
@@ -1036,32 +1152,30 @@ const mergeParallelPairs = 1 << 15
 // mergeSamples is about how many pairs merge looks at to place its cuts.
 const mergeSamples = 1024
 
-// splitFound splits worker i's pairs by the range of I they fall in, into
-// its parts.
-func (f *Finder) splitFound(i int) {
-	w := &f.wk[i]
+// splitFound copies unit u of the pairs (the u-th of f.mergeUnits equal
+// slices) into the same positions of f.split, ordered by the range of I
+// each pair falls in, and sets the unit's parts.
+func (f *Finder) splitFound(u int) {
+	pairs, units := f.mergePairs, f.mergeUnits
+	first, end := u*len(pairs)/units, (u+1)*len(pairs)/units
+	pairs = pairs[first:end]
 	cut := f.mergeCut[1 : len(f.mergeCut)-1]
-	at := grow(&w.partAt, len(cut)+1)
+	ranges := len(cut) + 1
+	at := f.splitAt[u*(ranges+1) : (u+1)*(ranges+1)]
 	clear(at)
-	for _, p := range w.found {
-		at[rangeOf(cut, p.I)]++
+	for _, p := range pairs {
+		at[rangeOf(cut, p.I)+1]++
 	}
-	// Sized to what found holds, so that it grows only when found has
-	// grown.
-	if cap(w.partBuf) < cap(w.found) {
-		w.partBuf = make([]Pair, cap(w.found))
+	at[0] = first
+	for r := range ranges { // each count becomes the part's end
+		at[r+1] += at[r]
 	}
-	buf := w.partBuf[:len(w.found)]
-	w.parts = w.parts[:0]
-	n := 0
-	for r, c := range at { // each count becomes the part's first position
-		w.parts = append(w.parts, buf[n:n+c])
-		at[r] = n
-		n += c
+	for r := range ranges {
+		f.parts[u*ranges+r] = f.split[at[r]:at[r+1]]
 	}
-	for _, p := range w.found {
+	for _, p := range pairs {
 		r := rangeOf(cut, p.I)
-		buf[at[r]] = p
+		f.split[at[r]] = p
 		at[r]++
 	}
 }
@@ -1077,10 +1191,11 @@ func rangeOf(cut []int32, i int32) int {
 	return r
 }
 
-// mergeRange sorts the pairs of range r of I (every worker's part r) by I
+// mergeRange sorts the pairs of range r of I (every unit's part r) by I
 // then J, into the range's positions of the output.
 func (f *Finder) mergeRange(w *worker, r int) {
 	lo, hi := f.mergeCut[r], f.mergeCut[r+1]
+	ranges := len(f.mergeCut) - 1
 	// startI is sized for any range, so that a worker's scratch does not
 	// grow when the cuts move.
 	if cap(w.startI) < f.mergeNI+1 {
@@ -1089,8 +1204,8 @@ func (f *Finder) mergeRange(w *worker, r int) {
 	startI, startJ := w.startI[:hi-lo+1], grow(&w.startJ, f.mergeNJ+1)
 	clear(startI)
 	clear(startJ)
-	for i := range f.wk {
-		for _, p := range f.wk[i].parts[r] {
+	for u := 0; u < f.mergeUnits; u++ {
+		for _, p := range f.parts[u*ranges+r] {
 			startI[p.I-lo+1]++
 			startJ[p.J+1]++
 		}
@@ -1104,8 +1219,8 @@ func (f *Finder) mergeRange(w *worker, r int) {
 	}
 	first, end := f.mergeStart[r], f.mergeStart[r+1]
 	byJ, out := f.byJ[first:end], f.mergeOut[first:end]
-	for i := range f.wk {
-		for _, p := range f.wk[i].parts[r] {
+	for u := 0; u < f.mergeUnits; u++ {
+		for _, p := range f.parts[u*ranges+r] {
 			byJ[startJ[p.J]] = p
 			startJ[p.J]++
 		}

@@ -362,36 +362,31 @@ func TestCheckRejectsBadIndicesWithoutWriting(t *testing.T) {
 }
 
 // TestSteadyStateAllocatesNothing checks that a pass over the same boxes
-// as before allocates nothing, with one worker and with two. With two, a
-// worker's scratch may still grow when the dynamic split of the work hands
-// it more than it has held before, so the passes measured come after enough
-// passes for the split to have varied (and for the runtime to have
-// goroutines to reuse), and over more runs: AllocsPerRun's average rounds
-// the rare growth down to 0, but not a goroutine start that allocates (All
-// starts one for each of its five phases).
+// as the pass before allocates nothing, with one, two and three workers: a
+// single allocation in all the passes measured fails it. Mallocs measures
+// on one P, as testing.AllocsPerRun does; TestScratchStaysPut checks the
+// Finder's memory with every P running.
 func TestSteadyStateAllocatesNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	b := scenes()["clustered"](r, 3000)
 	other := scenes()["random"](r, 1000)
-	for _, c := range []struct{ workers, warm, runs int }{{1, 1, 5}, {2, 100, 50}} {
+	for _, c := range []struct{ workers, runs int }{{1, 5}, {2, 50}, {3, 50}} {
 		f := pairs.Finder{Workers: c.workers}
-		var dst, dst2 []pairs.Pair
-		for i := 0; i < c.warm; i++ {
-			dst = f.All(dst[:0], b)
-			dst2 = f.Between(dst2[:0], other, b)
-		}
+		dst := f.All(nil, b)
+		dst2 := f.Between(nil, other, b)
 		if len(dst) == 0 || len(dst2) == 0 {
 			t.Fatal("scene has no pairs: the test would not exercise the pass")
 		}
-		if a := testing.AllocsPerRun(c.runs, func() { dst = f.All(dst[:0], b) }); a != 0 {
-			t.Errorf("All with %d workers allocates %v times per steady-state pass", c.workers, a)
+		if n := pairs.Mallocs(c.runs, func() { dst = f.All(dst[:0], b) }); n != 0 {
+			t.Errorf("All with %d workers: %d allocations in %d steady-state passes", c.workers, n, c.runs)
 		}
-		if a := testing.AllocsPerRun(c.runs, func() { dst2 = f.Between(dst2[:0], other, b) }); a != 0 {
-			t.Errorf("Between with %d workers allocates %v times per steady-state pass", c.workers, a)
+		if n := pairs.Mallocs(c.runs, func() { dst2 = f.Between(dst2[:0], other, b) }); n != 0 {
+			t.Errorf("Between with %d workers: %d allocations in %d steady-state passes", c.workers, n, c.runs)
 		}
 		list := append([]pairs.Pair(nil), dst...)
-		if a := testing.AllocsPerRun(c.runs, func() { dst, _ = f.Filter(dst[:0], b, b, list) }); a != 0 {
-			t.Errorf("Filter with %d workers allocates %v times per steady-state pass", c.workers, a)
+		dst, _ = f.Filter(dst[:0], b, b, list)
+		if n := pairs.Mallocs(c.runs, func() { dst, _ = f.Filter(dst[:0], b, b, list) }); n != 0 {
+			t.Errorf("Filter with %d workers: %d allocations in %d steady-state passes", c.workers, n, c.runs)
 		}
 	}
 }

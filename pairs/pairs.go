@@ -93,26 +93,23 @@ type Finder struct {
 	// full; merge then gives found room for them all.
 	found    []Pair
 	foundLen atomic.Int64
-	// merge's output, the number of I and of J, the pairs being merged
-	// (found's), the pairs sorted by J within each range of I, the ranges'
-	// bounds on I (cut) and first positions, and the sample the cuts come
-	// from.
+	// merge's output, the number of I and of J, the pairs sorted by J
+	// within each range of I, the ranges' bounds on I (cut) and first
+	// positions, and the sample the cuts come from.
 	mergeOut         []Pair
 	mergeNI, mergeNJ int
-	mergePairs       []Pair
 	byJ              []Pair
 	mergeCut         []int32
 	mergeStart       []int
 	mergeSample      []int32
-	// With more than one range of I, the split copies each of mergeUnits
-	// slices of the pairs into the same positions of split, ordered by
-	// range: unit u's pairs of range r are parts[u·ranges+r]. With one
-	// range, parts holds the pairs themselves. splitAt holds each unit's
-	// counts per range.
-	mergeUnits int
-	split      []Pair
-	parts      [][]Pair
-	splitAt    []int
+	// With more than one range of I, the split copies each of
+	// len(parts)/ranges equal slices (units) of the pairs into the same
+	// positions of split, ordered by range: unit u's pairs of range r are
+	// parts[u·ranges+r]. With one range, parts holds the pairs themselves.
+	// splitAt holds each unit's counts per range.
+	split   []Pair
+	parts   [][]Pair
+	splitAt []int
 }
 
 // sorted is one set's boxes ordered by the start of their sweep interval,
@@ -977,7 +974,7 @@ const (
 	phaseGather         // each group sorted and copied into sorted order
 	phaseAll
 	phaseBetween
-	phaseSplit // each worker's pairs split by range of I
+	phaseSplit // each unit of the pairs split by range of I
 	phaseMerge // each range of I sorted
 )
 
@@ -1019,13 +1016,14 @@ func (f *Finder) Candidates() int {
 // slice of the pairs by range, and the ranges are sorted in parallel:
 // alternating runs of the builds before and after (BenchmarkAllPairs, avx2,
 // 2 workers, -benchtime 10x, 8 rounds) measured the RTS pass at 100,000
-// boxes 8% faster (2.61 to 2.39 µs a box, p=0.005). The pairs are distinct, so the order does not
-// depend on where in found each worker put its pairs, nor on the cuts.
+// boxes 8% faster (2.61 to 2.39 µs a box, p=0.005). The pairs are
+// distinct, so the order does not depend on where in found each worker put
+// its pairs, nor on the cuts.
 func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 	pairs := f.gather()
 	total := len(pairs)
 	dst = slices.Grow(dst, total)
-	f.mergeOut, f.mergeNI, f.mergeNJ, f.mergePairs = dst[len(dst):len(dst)+total], nI, nJ, pairs
+	f.mergeOut, f.mergeNI, f.mergeNJ = dst[len(dst):len(dst)+total], nI, nJ
 	// byJ and split follow found's length, so that they grow only when it
 	// does.
 	f.byJ = grow(&f.byJ, len(f.found))
@@ -1040,7 +1038,7 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 		f.parts = make([][]Pair, workers*workers)
 	}
 	if ranges == 1 {
-		f.mergeUnits, f.parts = 1, append(f.parts[:0], pairs)
+		f.parts = append(f.parts[:0], pairs)
 	} else {
 		// The cuts: quantiles of every step-th pair's I, at most
 		// total/step + 1 <= 2·mergeSamples + 1 of them (total is at least
@@ -1060,7 +1058,7 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 		f.mergeSample = sample
 		f.split = grow(&f.split, len(f.found))
 		f.splitAt = grow(&f.splitAt, workers*(ranges+1))
-		f.mergeUnits, f.parts = workers, f.parts[:workers*ranges]
+		f.parts = f.parts[:workers*ranges] // workers units
 		f.phase = phaseSplit
 		f.parallel(workers, 1)
 	}
@@ -1069,8 +1067,8 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 	start[0] = 0
 	for r := 0; r < ranges; r++ {
 		start[r+1] = start[r]
-		for u := 0; u < f.mergeUnits; u++ {
-			start[r+1] += len(f.parts[u*ranges+r])
+		for u := r; u < len(f.parts); u += ranges {
+			start[r+1] += len(f.parts[u])
 		}
 	}
 	f.phase = phaseMerge
@@ -1152,15 +1150,15 @@ const mergeParallelPairs = 1 << 15
 // mergeSamples is about how many pairs merge looks at to place its cuts.
 const mergeSamples = 1024
 
-// splitFound copies unit u of the pairs (the u-th of f.mergeUnits equal
-// slices) into the same positions of f.split, ordered by the range of I
-// each pair falls in, and sets the unit's parts.
+// splitFound copies unit u of the pairs (the u-th of len(f.parts)/ranges
+// equal slices) into the same positions of f.split, ordered by the range
+// of I each pair falls in, and sets the unit's parts.
 func (f *Finder) splitFound(u int) {
-	pairs, units := f.mergePairs, f.mergeUnits
-	first, end := u*len(pairs)/units, (u+1)*len(pairs)/units
-	pairs = pairs[first:end]
 	cut := f.mergeCut[1 : len(f.mergeCut)-1]
 	ranges := len(cut) + 1
+	pairs, units := f.found[:f.foundLen.Load()], len(f.parts)/ranges
+	first, end := u*len(pairs)/units, (u+1)*len(pairs)/units
+	pairs = pairs[first:end]
 	at := f.splitAt[u*(ranges+1) : (u+1)*(ranges+1)]
 	clear(at)
 	for _, p := range pairs {
@@ -1181,8 +1179,8 @@ func (f *Finder) splitFound(u int) {
 }
 
 // rangeOf returns how many of the cuts are at most i, the range of I that i
-// falls in, without a branch: the ranges of a worker's pairs come in no
-// order a branch predictor could follow.
+// falls in, without a branch: the ranges of the pairs come in no order a
+// branch predictor could follow.
 func rangeOf(cut []int32, i int32) int {
 	r := 0
 	for _, c := range cut {
@@ -1204,8 +1202,8 @@ func (f *Finder) mergeRange(w *worker, r int) {
 	startI, startJ := w.startI[:hi-lo+1], grow(&w.startJ, f.mergeNJ+1)
 	clear(startI)
 	clear(startJ)
-	for u := 0; u < f.mergeUnits; u++ {
-		for _, p := range f.parts[u*ranges+r] {
+	for u := r; u < len(f.parts); u += ranges { // every unit's part r
+		for _, p := range f.parts[u] {
 			startI[p.I-lo+1]++
 			startJ[p.J+1]++
 		}
@@ -1219,8 +1217,8 @@ func (f *Finder) mergeRange(w *worker, r int) {
 	}
 	first, end := f.mergeStart[r], f.mergeStart[r+1]
 	byJ, out := f.byJ[first:end], f.mergeOut[first:end]
-	for u := 0; u < f.mergeUnits; u++ {
-		for _, p := range f.parts[u*ranges+r] {
+	for u := r; u < len(f.parts); u += ranges {
+		for _, p := range f.parts[u] {
 			byJ[startJ[p.J]] = p
 			startJ[p.J]++
 		}

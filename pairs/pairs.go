@@ -37,6 +37,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/internal/stagger"
@@ -178,6 +179,9 @@ type record struct {
 	index                      int32
 }
 
+// recordsPerLine is how many records a 64-byte cache line holds.
+const recordsPerLine = 64 / int(unsafe.Sizeof(record{}))
+
 // sideKey is the start key of a box for the side path: above sortable of
 // every finite float32, so those boxes sort after all others.
 const sideKey = math.MaxUint32
@@ -191,6 +195,7 @@ type worker struct {
 	wordStart  []int    // where each run's words start in bits, then the end
 	spill      []Pair   // pairs that did not fit in the Finder's found
 	candidates int      // boxes handed to the kernel in this pass
+	sink       int32    // keeps sortGroup's prefetching loads
 	// mergeRange's scratch: the pairs per I (J) of the range, then where
 	// each I's (J's) pairs start.
 	startI, startJ []int
@@ -328,8 +333,9 @@ const (
 )
 
 // A box's bucket within its group, at most bucketsPerGroup in the last
-// group, must fit the uint8 that partBucket keeps it in.
-const _ uint8 = bucketsPerGroup
+// group, must fit the uint8 that partBucket keeps it in, and so must one
+// more: sortGroup counts bucket b at b+1 in uint8 arithmetic.
+const _ uint8 = bucketsPerGroup + 1
 
 // initBuckets sizes the bucket index and the groups for m boxes whose
 // sortable starts run from first to last, sets the mapping from a start to
@@ -433,6 +439,19 @@ func (s *sorted) sortGroup(w *worker, g int) {
 	if g == len(s.groupStart)-2 {
 		kEnd = len(s.bucket)
 	}
+	// First load one word of every cache line of the group's records, in
+	// order: the copy at the end reads them in sorted order, which no
+	// hardware prefetcher follows, and the scatter wrote them long enough
+	// ago that they have left the core's caches. These loads do not depend
+	// on each other, so their misses overlap, and the counting below runs
+	// while they arrive. Alternating runs (BenchmarkAllPairs, avx2, 100,000
+	// boxes, -benchtime 10x, 10 rounds) measured the uniform pass 19%
+	// faster with one worker and 15% with two.
+	var sink int32
+	for i := start; i < end; i += recordsPerLine {
+		sink ^= s.part[i].index
+	}
+	w.sink = sink
 	count := grow(&w.count, kEnd-k0+1)
 	clear(count)
 	keys, local := s.partKeys[start:end], s.partBucket[start:end]

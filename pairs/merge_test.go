@@ -12,12 +12,6 @@ import (
 	"github.com/obb2d/obb2d/soa"
 )
 
-// TestParallelMerge checks the merge that sorts ranges of I on several
-// workers: on a pile of boxes that all overlap (more than
-// mergeParallelPairs pairs, most of them on the low indices), All and
-// Between must take the parallel path, cut I into ranges of about equal
-// numbers of pairs, return what one worker returns (checked against brute
-// force), and allocate nothing after their first pass.
 // pileScene returns 400 boxes that all overlap, and 200 smaller ones on
 // every other one's center.
 func pileScene() (pile, other soa.Boxes) {
@@ -32,6 +26,12 @@ func pileScene() (pile, other soa.Boxes) {
 	return pile, other
 }
 
+// TestParallelMerge checks the merge that sorts ranges of I on several
+// workers: on a pile of boxes that all overlap (more than
+// mergeParallelPairs pairs, most of them on the low indices), All and
+// Between must take the parallel path, cut I into ranges of about equal
+// numbers of pairs, return what one worker returns (checked against brute
+// force), and allocate nothing after their first pass.
 func TestParallelMerge(t *testing.T) {
 	pile, other := pileScene()
 	var want []Pair

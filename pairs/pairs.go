@@ -1057,7 +1057,9 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 	if workers > 1 && total >= mergeParallelPairs {
 		ranges = workers
 	}
-	cut := grow(&f.mergeCut, ranges+1)
+	// mergeCut's length is the number of ranges the phases read.
+	f.mergeCut = grow(&f.mergeCut, ranges+1)
+	cut := f.mergeCut
 	cut[0], cut[ranges] = 0, int32(nI)
 	if cap(f.parts) < workers*workers {
 		f.parts = make([][]Pair, workers*workers)

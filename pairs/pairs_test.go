@@ -414,3 +414,29 @@ func TestCandidatesCountsTheLastPass(t *testing.T) {
 		t.Errorf("a second identical pass counted %d candidates, the first %d", f.Candidates(), c)
 	}
 }
+
+// TestWorkersMayChange checks that one Finder gives the pairs one worker
+// gives when its worker count changes from pass to pass, down as well as
+// up: with more than mergeParallelPairs pairs, a pass on fewer workers than
+// the pass before used to read the earlier pass's cuts of the merge and
+// panic.
+func TestWorkersMayChange(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	b := scenes()["clustered"](r, 20000)
+	other := scenes()["random"](r, 5000)
+	var one pairs.Finder
+	want, wantBetween := one.All(nil, b), one.Between(nil, other, b)
+	if len(want) < 1<<15 {
+		t.Fatalf("%d pairs: too few for the parallel merge", len(want))
+	}
+	var f pairs.Finder
+	var got, gotBetween []pairs.Pair
+	for _, workers := range []int{2, 4, 3, 2, 1, 3} {
+		f.Workers = workers
+		got = f.All(got[:0], b)
+		gotBetween = f.Between(gotBetween[:0], other, b)
+		if !slices.Equal(got, want) || !slices.Equal(gotBetween, wantBetween) {
+			t.Fatalf("%d workers after more: the pairs differ from one worker's", workers)
+		}
+	}
+}

@@ -426,17 +426,17 @@ func TestWorkersMayChange(t *testing.T) {
 	other := scenes()["random"](r, 5000)
 	var one pairs.Finder
 	want, wantBetween := one.All(nil, b), one.Between(nil, other, b)
-	if len(want) < 1<<15 {
+	if len(want) < 1<<15 { // mergeParallelPairs
 		t.Fatalf("%d pairs: too few for the parallel merge", len(want))
 	}
 	var f pairs.Finder
 	var got, gotBetween []pairs.Pair
-	for _, workers := range []int{2, 4, 3, 2, 1, 3} {
+	for pass, workers := range []int{2, 4, 3, 2, 1, 3} {
 		f.Workers = workers
 		got = f.All(got[:0], b)
 		gotBetween = f.Between(gotBetween[:0], other, b)
 		if !slices.Equal(got, want) || !slices.Equal(gotBetween, wantBetween) {
-			t.Fatalf("%d workers after more: the pairs differ from one worker's", workers)
+			t.Fatalf("pass %d, %d workers: the pairs differ from one worker's", pass, workers)
 		}
 	}
 }

@@ -303,7 +303,7 @@ func (f *Finder) build(s *sorted, b *soa.Boxes, useY, hiBuckets bool) {
 		ranges = rangesPerWorker * w
 	}
 	s.groups, s.ranges = groups, ranges
-	s.fill = grow(&s.fill, ranges*groups)
+	grow(&s.fill, ranges*groups)
 	f.phase = phaseCount
 	f.parallel(ranges, 1)
 	gs := s.groupStart[:groups+1]
@@ -516,13 +516,17 @@ func sortMany(keys []uint64) {
 	}
 }
 
-// grow returns *buf with length n, reallocated (contents lost) when its
-// capacity is short.
+// grow sets *buf to length n, reallocated (contents lost) when its
+// capacity is short, and returns it. It sets *buf, not only the slice it
+// returns, because some phases read a buffer's length: merge once kept the
+// cuts in a local slice of length n and left f.mergeCut at an earlier
+// pass's length.
 func grow[T any](buf *[]T, n int) []T {
 	if cap(*buf) < n {
 		*buf = make([]T, n)
 	}
-	return (*buf)[:n]
+	*buf = (*buf)[:n]
+	return *buf
 }
 
 // interval copies box i into its record and its key with its padded sweep
@@ -1057,15 +1061,13 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 	f.mergeOut, f.mergeNI, f.mergeNJ = dst[len(dst):len(dst)+total], nI, nJ
 	// byJ and split follow found's length, so that they grow only when it
 	// does.
-	f.byJ = grow(&f.byJ, len(f.found))
+	grow(&f.byJ, len(f.found))
 	workers := f.workers()
 	ranges := 1
 	if workers > 1 && total >= mergeParallelPairs {
 		ranges = workers
 	}
-	// mergeCut's length is the number of ranges the phases read.
-	f.mergeCut = grow(&f.mergeCut, ranges+1)
-	cut := f.mergeCut
+	cut := grow(&f.mergeCut, ranges+1) // its length gives the phases the ranges
 	cut[0], cut[ranges] = 0, int32(nI)
 	if cap(f.parts) < workers*workers {
 		f.parts = make([][]Pair, workers*workers)
@@ -1089,8 +1091,8 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 			cut[r] = sample[r*len(sample)/ranges]
 		}
 		f.mergeSample = sample
-		f.split = grow(&f.split, len(f.found))
-		f.splitAt = grow(&f.splitAt, workers*(ranges+1))
+		grow(&f.split, len(f.found))
+		grow(&f.splitAt, workers*(ranges+1))
 		f.parts = f.parts[:workers*ranges] // workers units
 		f.phase = phaseSplit
 		f.parallel(workers, 1)

@@ -22,10 +22,12 @@ func BenchmarkBuild(b *testing.B) {
 		b.Run(fmt.Sprintf("workers=%d/n=%d", workers, n), func(b *testing.B) {
 			f := Finder{Workers: workers}
 			f.build(&f.a, &boxes, sweepAxis(&boxes), true)
+			f.stopHelpers()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				f.build(&f.a, &boxes, sweepAxis(&boxes), true)
+				f.stopHelpers()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/box")
 		})

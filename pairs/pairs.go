@@ -64,6 +64,12 @@ type Pair struct{ I, J int32 }
 // of its own now and then, while its caches of them, kept per P, adjust to
 // goroutines that start on one P and end on another.
 //
+// With more than one worker, a pass starts its goroutines once and ends
+// them before it returns. While it runs they wait for each other between
+// its phases by spinning (yielding to other goroutines now and then), so
+// a pass keeps its workers' cores busy from start to end, its serial
+// parts included.
+//
 // A Finder must not be used by two goroutines at once; its zero value is
 // ready to use and single-threaded.
 type Finder struct {
@@ -84,11 +90,19 @@ type Finder struct {
 	next   atomic.Int64
 	// The positions and chunk size of the phase that parallel runs.
 	phaseN, phaseChunk int
-	// helpers[i-1] does worker i's share of a phase: made once (for this
-	// Finder, self, not for one it was copied from), so that starting a
-	// phase's goroutines allocates nothing.
-	helpers []func()
-	self    *Finder
+	// helpers[i-1] is worker i's goroutine: made once (for this Finder,
+	// self, not for one it was copied from), so that starting a pass's
+	// goroutines allocates nothing. helping of them are running; they run
+	// a phase each time gen moves on (from helperGen, when they started),
+	// pending counts those still at work on the current one, and stopping
+	// tells them to return.
+	helpers   []func()
+	self      *Finder
+	helping   int
+	gen       atomic.Uint32
+	helperGen uint32
+	pending   atomic.Int32
+	stopping  bool
 	// The pass's pairs: a worker reserves room for a chunk's pairs at
 	// found[foundLen:] (see room), or puts them in its spill when found is
 	// full; merge then gives found room for them all.
@@ -711,6 +725,7 @@ func (s *sorted) search(from, k int, kv uint32) int {
 // math.MaxInt32 boxes.
 func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 	checkSize(b)
+	defer f.stopHelpers()
 	useY := sweepAxis(b)
 	f.build(&f.a, b, useY, true)
 	s := &f.a
@@ -740,6 +755,7 @@ func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 	checkSize(moving)
 	checkSize(static)
+	defer f.stopHelpers()
 	useY := sweepAxis(moving, static)
 	f.build(&f.a, moving, useY, false)
 	f.build(&f.b, static, useY, false)
@@ -928,19 +944,22 @@ func (f *Finder) room(w *worker, n int) []Pair {
 // parallel does the current phase's work for every position in [0, n), on
 // f.workers() goroutines, each with its own worker scratch. Positions go out
 // chunk at a time, so that dense regions do not leave one goroutine with all
-// the work.
+// the work. The calling goroutine is worker 0.
 //
-// Each phase starts its goroutines anew. Helpers started once a pass, which
-// waited for the next phase by spinning, measured no faster on the README's
-// machine (alternating runs, uniform and RTS maps, 100,000 boxes, 2
-// workers: no significant change in 10 rounds), and they would burn a core
-// between phases on a machine with other work to do. On a later machine
-// whose two cores ran all the time, a new goroutine began its share 110 to
-// 200 µs after the go statement (timers in a scratch copy), yet helpers
-// that spun for up to 100 µs between the phases of a pass, each pass ending
-// them, measured no faster there either (alternating runs, 10 rounds, 2
-// workers, without and with: uniform 76.9 and 78.2 ns a box, p=0.3; RTS
-// 280 and 289, p=0.03).
+// The other workers are helper goroutines that live for one pass: the
+// first phase that runs on more than one worker starts them, and the pass
+// stops them when it ends (stopHelpers). Between phases they wait by
+// spinning, yielding their P now and then, and the calling goroutine waits
+// for them the same way, so that no P goes idle inside a pass: on the
+// README's second machine a goroutine started with a go statement while
+// its starter kept running began 75 µs to 1 ms later (median 140 µs in 200
+// tries of a scratch program), and a pass used to start its helpers anew
+// for each of its five or more phases. Alternating runs of the builds
+// before and after (BenchmarkAllPairs, avx2, 100,000 boxes, 8 rounds)
+// measured the two-worker uniform pass 3% faster (67.6 to 65.5 ns a box,
+// p=0.02) and the RTS pass unchanged. (A version an earlier session tried,
+// whose helpers spun for up to 100 µs between phases, measured no faster;
+// it was not committed, so what made the difference is not known.)
 func (f *Finder) parallel(n, chunk int) {
 	workers := f.workers()
 	for len(f.wk) < workers {
@@ -957,25 +976,79 @@ func (f *Finder) parallel(n, chunk int) {
 		f.steps(&f.wk[0], 0, n)
 		return
 	}
+	f.next.Store(0)
+	f.phaseN, f.phaseChunk = n, chunk
+	f.pending.Store(int32(workers - 1))
+	if f.helping == 0 {
+		f.startHelpers(workers - 1)
+	} else {
+		f.gen.Add(1)
+	}
+	f.drain(&f.wk[0])
+	for spins := 0; f.pending.Load() != 0; spins++ {
+		if spins%yieldEvery == yieldEvery-1 {
+			runtime.Gosched()
+		}
+	}
+}
+
+// yieldEvery is how many polls of a spinning wait go by between calls of
+// runtime.Gosched, which lets the other goroutines of the P run: a worker
+// of this pass when there are fewer Ps than workers, the garbage
+// collector, or the program's own.
+const yieldEvery = 64
+
+// startHelpers starts n helpers on the phase parallel has set up.
+func (f *Finder) startHelpers(n int) {
 	if f.self != f { // a new Finder, or a copy: the helpers are not its own
 		f.self, f.helpers = f, nil
 	}
-	for i := len(f.helpers) + 1; i < workers; i++ {
-		f.helpers = append(f.helpers, func() {
-			defer f.wg.Done()
-			f.drain(&f.wk[i])
-		})
+	for i := len(f.helpers) + 1; i <= n; i++ {
+		f.helpers = append(f.helpers, func() { f.help(&f.wk[i]) })
 	}
-	// The calling goroutine is worker 0: it starts on the work at once
-	// instead of waiting for a goroutine to be scheduled.
-	f.next.Store(0)
-	f.phaseN, f.phaseChunk = n, chunk
-	f.wg.Add(workers - 1)
-	for _, help := range f.helpers[:workers-1] {
+	f.helperGen = f.gen.Load()
+	f.gen.Add(1)
+	f.helping = n
+	f.wg.Add(n)
+	for _, help := range f.helpers[:n] {
 		go help()
 	}
-	f.drain(&f.wk[0])
+}
+
+// help is one helper's life: it does its share of each phase the pass
+// runs, as drain, and returns when stopHelpers says so. A phase starts
+// when f.gen moves past the last one the helper saw; parallel starts the
+// next only after every helper has finished this one, so no helper can
+// miss a phase.
+func (f *Finder) help(w *worker) {
+	defer f.wg.Done()
+	seen := f.helperGen
+	for {
+		for spins := 0; f.gen.Load() == seen; spins++ {
+			if spins%yieldEvery == yieldEvery-1 {
+				runtime.Gosched()
+			}
+		}
+		seen = f.gen.Load()
+		if f.stopping {
+			return
+		}
+		f.drain(w)
+		f.pending.Add(-1)
+	}
+}
+
+// stopHelpers ends the helpers the pass started, if any, and waits until
+// they have returned. Every pass calls it when it ends, panics included,
+// so that no helper spins once the pass is over.
+func (f *Finder) stopHelpers() {
+	if f.helping == 0 {
+		return
+	}
+	f.stopping = true
+	f.gen.Add(1)
 	f.wg.Wait()
+	f.stopping, f.helping = false, 0
 }
 
 // drain does chunks of the current phase's positions [0, f.phaseN) until

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/obb2d/obb2d/internal/scene"
 	"github.com/obb2d/obb2d/kernel"
@@ -387,6 +390,48 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		if n := pairs.Mallocs(c.runs, func() { dst, _ = f.Filter(dst[:0], b, b, list) }); n != 0 {
 			t.Errorf("Filter with %d workers: %d allocations in %d steady-state passes", c.workers, n, c.runs)
 		}
+	}
+}
+
+// TestHelpersEndWithThePass checks that the goroutines a pass starts for
+// its workers, which spin between the pass's phases, have all returned
+// once All or Between has returned.
+func TestHelpersEndWithThePass(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	b := scenes()["clustered"](r, 20000)
+	other := scenes()["random"](r, 5000)
+	for _, workers := range []int{2, 3} {
+		f := pairs.Finder{Workers: workers}
+		for _, pass := range []struct {
+			name string
+			run  func()
+		}{
+			{"All", func() { f.All(nil, b) }},
+			{"Between", func() { f.Between(nil, other, b) }},
+		} {
+			pass.run()
+			// A helper that has returned may still be leaving its last
+			// frame when the pass returns: allow it a moment.
+			deadline := time.Now().Add(2 * time.Second)
+			for n := helpersRunning(); n != 0; n = helpersRunning() {
+				if time.Now().After(deadline) {
+					t.Fatalf("%s, %d workers: %d helper goroutines still running after the pass", pass.name, workers, n)
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}
+}
+
+// helpersRunning counts the goroutines inside a Finder's helper loop.
+func helpersRunning() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return strings.Count(string(buf[:n]), "pairs.(*Finder).help(")
+		}
+		buf = make([]byte, 2*len(buf))
 	}
 }
 

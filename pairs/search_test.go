@@ -110,6 +110,7 @@ func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 			for _, workers := range []int{1, 2} {
 				f := Finder{Workers: workers}
 				f.build(&f.a, &b, false, true)
+				f.stopHelpers()
 				s := &f.a
 				if len(s.start)+len(s.special) != n {
 					t.Fatalf("%s n=%d: %d sorted and %d side-path boxes", layout, n, len(s.start), len(s.special))

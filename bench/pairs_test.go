@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/obb2d/obb2d/bench/internal/aabbtree"
@@ -88,6 +90,65 @@ func BenchmarkAllPairs(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkSweep times kernel.Sweep alone over every box of the uniform
+// and RTS scenes of 100,000 boxes, sorted along x by their bounds, with
+// each box's half height across the sweep as its reach: the part of an
+// all-pairs pass the kernel choice changes, so the ratio of its
+// implementations bounds the ratio of theirs in BenchmarkAllPairs, where
+// the sort and the merge cost every kernel the same.
+func BenchmarkSweep(b *testing.B) {
+	saved := kernel.Impl()
+	defer kernel.SetImpl(saved)
+	n := 100000
+	if testing.Short() {
+		n = 1000
+	}
+	for _, sc := range pairScenes[:2] {
+		var boxes soa.Boxes
+		sc.make(rand.New(rand.NewPCG(uint64(n), 3)), n, &boxes)
+		sorted, lo, hi, reach := sortedAlongX(&boxes)
+		out := make([]kernel.Hit, 1024)
+		for _, impl := range kernel.Impls() {
+			b.Run(fmt.Sprintf("scene=%s/impl=%s/n=%d", sc.name, impl, n), func(b *testing.B) {
+				kernel.SetImpl(impl)
+				hits, candidates := 0, 0
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					hits = 0
+					st := kernel.SweepState{Q: 0, C: 1}
+					for st.Q < n {
+						hits += kernel.Sweep(sorted, lo, hi, reach, &st, n, out)
+					}
+					candidates = st.Candidates
+				}
+				report(b, n, hits, candidates)
+			})
+		}
+	}
+}
+
+// sortedAlongX returns the boxes of b sorted by the start of their bounds
+// on x, with those bounds and each box's half extent on y.
+func sortedAlongX(b *soa.Boxes) (sorted *soa.Boxes, lo, hi, reach []float32) {
+	n := b.Len()
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	x := func(i int) (lo, hi float32) { min, max := b.At(i).Bounds(); return min.X, max.X }
+	slices.SortFunc(order, func(i, j int) int { a, _ := x(i); c, _ := x(j); return cmp.Compare(a, c) })
+	sorted = new(soa.Boxes)
+	lo, hi, reach = make([]float32, n), make([]float32, n), make([]float32, n)
+	for p, i := range order {
+		box := b.At(i)
+		sorted.Append(box)
+		lo[p], hi[p] = x(i)
+		min, max := box.Bounds()
+		reach[p] = (max.Y - min.Y) / 2
+	}
+	return sorted, lo, hi, reach
 }
 
 func report(b *testing.B, boxes, found, candidates int) {

@@ -7,8 +7,8 @@
 // order (written out in package obb's documentation), no fused multiply-add,
 // quiet ordered comparisons and |x| by clearing the sign bit, so results are
 // identical bit for bit on every CPU and for every input, NaN included.
-// ([OverlapsRunsPruned] sets the bit only for boxes that also pass its reach
-// test, the same on every CPU too.)
+// ([OverlapsRunsPruned] and [Sweep] report a pair only when it also passes
+// their reach test, the same on every CPU too.)
 //
 // # Implementations
 //
@@ -36,7 +36,8 @@
 // written once, with the bits past the last box zero. [OverlapsRuns] and
 // [OverlapsRunsPruned] read a run's last group in place when the whole group
 // lies inside the columns (the lanes past the run's end are then cleared),
-// and with masked loads when it would cross the columns' end.
+// and with masked loads when it would cross the columns' end, and so does
+// [Sweep] with each group of a run.
 //
 // # Runs
 //
@@ -53,6 +54,18 @@
 // test. The caller supplies reaches large enough that no overlapping pair
 // fails it (package pairs derives them from the rounding band of package
 // obb); the result is then exactly that of [OverlapsRuns].
+//
+// # Sweeps
+//
+// [Sweep] goes one step further for a set sorted along the sweep axis: it
+// finds each box's run itself, comparing the run's interval starts with the
+// box's interval end a group at a time while it tests the group, and writes
+// the pairs it finds as a list. The caller builds no run list, searches for
+// no run's end and scans no bitset. On bench/'s uniform scene of 100,000
+// boxes, where runs hold about 111 boxes, those steps and the bitset
+// kernel took about 14% of the all-pairs pass more than Sweep does
+// (BenchmarkAllPairs, avx2, one worker, 5 alternating rounds: 111 to 96 ns
+// a box).
 //
 // # Pair lists
 //

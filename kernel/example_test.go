@@ -71,6 +71,29 @@ func ExampleOverlapsRunsPruned() {
 	// Output: 2 words: 001 001
 }
 
+// A whole sweep over boxes sorted along x: each box against the later
+// boxes whose x interval starts before its own ends. Unit squares 0.9
+// apart overlap their neighbours only; the reach is each square's half
+// height. Sweep returns early when out is nearly full; calling it again
+// with the same state goes on.
+func ExampleSweep() {
+	var boxes soa.Boxes
+	var lo, hi, reach []float32
+	for i := 0; i < 5; i++ {
+		x := 0.9 * float32(i)
+		boxes.Append(obb.New(obb.Vec2{X: x, Y: 0}, 1, 1, 0))
+		lo, hi, reach = append(lo, x-0.5), append(hi, x+0.5), append(reach, 0.5)
+	}
+	var hits []kernel.Hit
+	out := make([]kernel.Hit, kernel.SweepMinOut)
+	for st := (kernel.SweepState{Q: 0, C: 1}); st.Q < boxes.Len(); {
+		n := kernel.Sweep(&boxes, lo, hi, reach, &st, boxes.Len(), out)
+		hits = append(hits, out[:n]...)
+	}
+	fmt.Println(hits)
+	// Output: [{0 1} {1 2} {2 3} {3 4}]
+}
+
 // The README's example, kept here so that it is compiled and checked.
 func Example() {
 	var buildings soa.Boxes

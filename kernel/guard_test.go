@@ -4,8 +4,10 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime/debug"
+	"slices"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -275,6 +277,57 @@ func TestRunGuardPages(t *testing.T) {
 					OverlapsRunsPruned(qs, b, qr, rr, runs, out)
 					return out
 				})
+			}
+		}
+	})
+}
+
+// TestSweepGuardPages places each of the nine columns Sweep reads (the six
+// of the set, reach, lo and hi) and then its output right before an
+// unreadable page, for every set size up to three of the widest groups
+// past a word, with every interval's end infinite, so that every run goes
+// on to the set's end and its last group would cross the columns' end.
+func TestSweepGuardPages(t *testing.T) {
+	g := newGuarded(t, 64<<10)
+	defer g.free()
+	r := rand.New(rand.NewPCG(49, 50))
+	forEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 1; n <= maxRunLength; n++ {
+			src, lo, hi, reach := sweepSet(r, n, 10, false)
+			for i := range hi {
+				hi[i] = float32(math.Inf(1))
+			}
+			want, _, _ := scalarSweep(src, lo, hi, reach, 0, 1, n)
+			const room = 40
+			for place := 0; place <= 9; place++ {
+				b, rc, l, h := *src, reach, lo, hi
+				cols := [9]*[]float32{&b.CX, &b.CY, &b.UX, &b.UY, &b.HX, &b.HY, &rc, &l, &h}
+				var out []Hit
+				where := "output"
+				if place < 9 {
+					where = [9]string{"CX", "CY", "UX", "UY", "HX", "HY", "reach", "lo", "hi"}[place]
+					guardedCol := g.floatsAtEnd(n)
+					copy(guardedCol, *cols[place])
+					*cols[place] = guardedCol
+					out = make([]Hit, room)
+				} else {
+					words := g.wordsAtEnd(room)
+					out = unsafe.Slice((*Hit)(unsafe.Pointer(&words[0])), room)
+				}
+				var got []Hit
+				err := fault(func() {
+					for st := (SweepState{Q: 0, C: 1}); st.Q < n; {
+						k := Sweep(&b, l, h, rc, &st, n, out)
+						got = append(got, out[:k]...)
+					}
+				})
+				if err != nil {
+					t.Fatalf("Sweep of %d boxes, %s before the guard page: %v", n, where, err)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("Sweep of %d boxes, %s before the guard page: %d hits, want %d", n, where, len(got), len(want))
+				}
 			}
 		}
 	})

@@ -37,3 +37,11 @@ func runsPrunedAVX2(qcx, qcy, qux, quy, qhx, qhy, qreach, cx, cy, ux, uy, hx, hy
 func runsPrunedAVX512(qcx, qcy, qux, quy, qhx, qhy, qreach, cx, cy, ux, uy, hx, hy, reach []float32, runs []int32, out []uint64) {
 	panic("kernel: avx512 pruned run kernel is not built")
 }
+
+func sweepAVX2(cx, cy, ux, uy, hx, hy, reach, lo, hi []float32, q, c, end int, out []uint64) (nextQ, nextC, candidates, hits int) {
+	panic("kernel: avx2 sweep kernel is not built")
+}
+
+func sweepAVX512(cx, cy, ux, uy, hx, hy, reach, lo, hi []float32, q, c, end int, out []uint64) (nextQ, nextC, candidates, hits int) {
+	panic("kernel: avx512 sweep kernel is not built")
+}

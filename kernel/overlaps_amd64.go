@@ -63,3 +63,25 @@ func runsPrunedAVX2(qcx []float32, qcy []float32, qux []float32, quy []float32, 
 //
 //go:noescape
 func runsPrunedAVX512(qcx []float32, qcy []float32, qux []float32, quy []float32, qhx []float32, qhy []float32, qreach []float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, reach []float32, runs []int32, out []uint64)
+
+// sweepAVX2 decides the runs of queries q through end-1 of one set sorted by lo,
+// starting at candidate c of query q, and stores each hit as q | c<<32 in
+// out. It returns where it stopped (nextQ == end when done), the number
+// of candidates it decided and the number of hits, 8 boxes per step.
+// The caller guarantees equal column lengths below 2^31, len(out) >= 8,
+// 0 <= q <= end <= len(cx) and q < c <= len(cx) when q < end; the CPU must
+// have BMI2.
+//
+//go:noescape
+func sweepAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, reach []float32, lo []float32, hi []float32, q int, c int, end int, out []uint64) (nextQ int, nextC int, candidates int, hits int)
+
+// sweepAVX512 decides the runs of queries q through end-1 of one set sorted by lo,
+// starting at candidate c of query q, and stores each hit as q | c<<32 in
+// out. It returns where it stopped (nextQ == end when done), the number
+// of candidates it decided and the number of hits, 16 boxes per step.
+// The caller guarantees equal column lengths below 2^31, len(out) >= 16,
+// 0 <= q <= end <= len(cx) and q < c <= len(cx) when q < end; the CPU must
+// have BMI2.
+//
+//go:noescape
+func sweepAVX512(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, reach []float32, lo []float32, hi []float32, q int, c int, end int, out []uint64) (nextQ int, nextC int, candidates int, hits int)

@@ -2280,3 +2280,850 @@ next:
 	JB   run
 	VZEROUPPER
 	RET
+
+// func sweepAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, reach []float32, lo []float32, hi []float32, q int, c int, end int, out []uint64) (nextQ int, nextC int, candidates int, hits int)
+// Requires: AVX, AVX2, BMI, BMI2, POPCNT
+TEXT ·sweepAVX2(SB), NOSPLIT, $312-296
+	MOVQ         cx_base+0(FP), AX
+	MOVQ         cy_base+24(FP), CX
+	MOVQ         ux_base+48(FP), DX
+	MOVQ         uy_base+72(FP), BX
+	MOVQ         hx_base+96(FP), SI
+	MOVQ         hy_base+120(FP), DI
+	MOVQ         reach_base+144(FP), R8
+	MOVQ         lo_base+168(FP), R9
+	MOVQ         out_base+240(FP), R10
+	MOVQ         out_len+248(FP), R11
+	LEAQ         -64(R10)(R11*8), R11
+	MOVQ         R11, (SP)
+	MOVQ         $0x00000000, 8(SP)
+	MOVQ         q+216(FP), R11
+	MOVQ         c+224(FP), R12
+	VBROADCASTSS absmask<>+0(SB), Y0
+
+query:
+	CMPQ R11, end+232(FP)
+	JAE  done
+
+	// Broadcast query box q and its interval's end.
+	VBROADCASTSS (AX)(R11*4), Y1
+	VBROADCASTSS (CX)(R11*4), Y2
+	VBROADCASTSS (DX)(R11*4), Y3
+	VBROADCASTSS (BX)(R11*4), Y4
+	VBROADCASTSS (SI)(R11*4), Y5
+	VBROADCASTSS (DI)(R11*4), Y6
+	VBROADCASTSS (R8)(R11*4), Y7
+	MOVQ         hi_base+192(FP), R13
+	VBROADCASTSS (R13)(R11*4), Y8
+	VMOVUPS      Y8, 280(SP)
+	MOVQ         R12, 16(SP)
+
+group:
+	// A whole group inside the columns, every lane still in the run: test it.
+	LEAQ      8(R12), R13
+	CMPQ      R13, cx_len+8(FP)
+	JA        tail
+	VMOVUPS   (R9)(R12*4), Y8
+	VCMPPS    $0x12, 280(SP), Y8, Y8
+	VMOVMSKPS Y8, R13
+	CMPL      R13, $0x000000ff
+	JNE       last
+
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R12*4), Y8
+	VSUBPS  Y2, Y8, Y8
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VANDPS  Y0, Y8, Y9
+	VMOVUPS (R8)(R12*4), Y10
+	VADDPS  Y7, Y10, Y10
+	VCMPPS  $0x12, Y10, Y9, Y9
+	VTESTPS Y9, Y9
+	JZ      skipsweep
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R12*4), Y10
+	VSUBPS  Y1, Y10, Y10
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R12*4), Y3, Y12
+	VMULPS (BX)(R12*4), Y4, Y13
+	VADDPS Y13, Y12, Y11
+	VANDPS Y0, Y11, Y11
+	VMULPS (BX)(R12*4), Y3, Y12
+	VMULPS (DX)(R12*4), Y4, Y13
+	VSUBPS Y13, Y12, Y12
+	VANDPS Y0, Y12, Y12
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y3, Y10, Y13
+	VMULPS Y4, Y8, Y14
+	VADDPS Y14, Y13, Y13
+	VANDPS Y0, Y13, Y13
+	VMULPS (SI)(R12*4), Y11, Y14
+	VMULPS (DI)(R12*4), Y12, Y15
+	VADDPS Y15, Y14, Y14
+	VADDPS Y5, Y14, Y14
+	VCMPPS $0x12, Y14, Y13, Y13
+	VANDPS Y13, Y9, Y9
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y3, Y8, Y13
+	VMULPS Y4, Y10, Y14
+	VSUBPS Y14, Y13, Y13
+	VANDPS Y0, Y13, Y13
+	VMULPS (SI)(R12*4), Y12, Y14
+	VMULPS (DI)(R12*4), Y11, Y15
+	VADDPS Y15, Y14, Y14
+	VADDPS Y6, Y14, Y14
+	VCMPPS $0x12, Y14, Y13, Y13
+	VANDPS Y13, Y9, Y9
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y9, Y9
+	JZ      skipsweep
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R12*4), Y10, Y13
+	VMULPS (BX)(R12*4), Y8, Y14
+	VADDPS Y14, Y13, Y13
+	VANDPS Y0, Y13, Y13
+	VMULPS Y5, Y11, Y14
+	VMULPS Y6, Y12, Y15
+	VADDPS Y15, Y14, Y14
+	VADDPS (SI)(R12*4), Y14, Y14
+	VCMPPS $0x12, Y14, Y13, Y13
+	VANDPS Y13, Y9, Y9
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    (DX)(R12*4), Y8, Y8
+	VMULPS    (BX)(R12*4), Y10, Y10
+	VSUBPS    Y10, Y8, Y8
+	VANDPS    Y0, Y8, Y8
+	VMULPS    Y5, Y12, Y10
+	VMULPS    Y6, Y11, Y11
+	VADDPS    Y11, Y10, Y10
+	VADDPS    (DI)(R12*4), Y10, Y10
+	VCMPPS    $0x12, Y10, Y8, Y8
+	VANDPS    Y8, Y9, Y9
+	VMOVMSKPS Y9, R13
+	JMP       joinsweep
+
+skipsweep:
+	XORL R13, R13
+
+joinsweep:
+	TESTQ R13, R13
+	JNZ   hits
+
+next:
+	ADDQ $0x00000008, R12
+	JMP  group
+
+hits:
+	CMPQ R10, (SP)
+	JA   stop
+
+emithits:
+	TZCNTQ R13, R14
+	ADDQ   R12, R14
+	SHLQ   $0x20, R14
+	ORQ    R11, R14
+	MOVQ   R14, (R10)
+	ADDQ   $0x00000008, R10
+	BLSRQ  R13, R13
+	JNZ    emithits
+	JMP    next
+
+last:
+	// Keep the lanes below the first lane out of the run: ~m & (m+1) is that lane's bit.
+	LEAQ  1(R13), R14
+	ANDNQ R14, R13, R14
+	DECQ  R14
+	JZ    runEnd
+
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R12*4), Y8
+	VSUBPS  Y2, Y8, Y8
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VANDPS  Y0, Y8, Y2
+	VMOVUPS (R8)(R12*4), Y9
+	VADDPS  Y7, Y9, Y9
+	VCMPPS  $0x12, Y9, Y2, Y2
+	VTESTPS Y2, Y2
+	JZ      skiplast
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R12*4), Y7
+	VSUBPS  Y1, Y7, Y7
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R12*4), Y3, Y9
+	VMULPS (BX)(R12*4), Y4, Y10
+	VADDPS Y10, Y9, Y1
+	VANDPS Y0, Y1, Y1
+	VMULPS (BX)(R12*4), Y3, Y9
+	VMULPS (DX)(R12*4), Y4, Y10
+	VSUBPS Y10, Y9, Y9
+	VANDPS Y0, Y9, Y9
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y3, Y7, Y10
+	VMULPS Y4, Y8, Y11
+	VADDPS Y11, Y10, Y10
+	VANDPS Y0, Y10, Y10
+	VMULPS (SI)(R12*4), Y1, Y11
+	VMULPS (DI)(R12*4), Y9, Y12
+	VADDPS Y12, Y11, Y11
+	VADDPS Y5, Y11, Y11
+	VCMPPS $0x12, Y11, Y10, Y10
+	VANDPS Y10, Y2, Y2
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y3, Y8, Y3
+	VMULPS Y4, Y7, Y4
+	VSUBPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS (SI)(R12*4), Y9, Y4
+	VMULPS (DI)(R12*4), Y1, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS Y6, Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y2, Y2
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y2, Y2
+	JZ      skiplast
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R12*4), Y7, Y3
+	VMULPS (BX)(R12*4), Y8, Y4
+	VADDPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS Y5, Y1, Y4
+	VMULPS Y6, Y9, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS (SI)(R12*4), Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y2, Y2
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    (DX)(R12*4), Y8, Y3
+	VMULPS    (BX)(R12*4), Y7, Y4
+	VSUBPS    Y4, Y3, Y3
+	VANDPS    Y0, Y3, Y3
+	VMULPS    Y5, Y9, Y4
+	VMULPS    Y6, Y1, Y1
+	VADDPS    Y1, Y4, Y4
+	VADDPS    (DI)(R12*4), Y4, Y4
+	VCMPPS    $0x12, Y4, Y3, Y1
+	VANDPS    Y1, Y2, Y2
+	VMOVMSKPS Y2, R13
+	JMP       joinlast
+
+skiplast:
+	XORL R13, R13
+
+joinlast:
+	ANDQ R14, R13
+	JZ   keeplast
+	CMPQ R10, (SP)
+	JA   stop
+
+emitlast:
+	TZCNTQ R13, R15
+	ADDQ   R12, R15
+	SHLQ   $0x20, R15
+	ORQ    R11, R15
+	MOVQ   R15, (R10)
+	ADDQ   $0x00000008, R10
+	BLSRQ  R13, R13
+	JNZ    emitlast
+
+keeplast:
+	POPCNTQ R14, R14
+	ADDQ    R14, R12
+	JMP     runEnd
+
+tail:
+	// Fewer than 8 boxes left in the columns: copy them with masked loads,
+	// which never touch memory of a disabled lane, into a zeroed stack group,
+	// and keep only the lanes that hold boxes.
+	MOVQ         cx_len+8(FP), R13
+	SUBQ         R12, R13
+	JZ           runEnd
+	VMOVD        R13, X8
+	VPBROADCASTD X8, Y8
+	VPCMPGTD     laneindex<>+0(SB), Y8, Y9
+	VMASKMOVPS   (AX)(R12*4), Y9, Y8
+	VMOVUPS      Y8, 24(SP)
+	VMASKMOVPS   (CX)(R12*4), Y9, Y8
+	VMOVUPS      Y8, 56(SP)
+	VMASKMOVPS   (DX)(R12*4), Y9, Y8
+	VMOVUPS      Y8, 88(SP)
+	VMASKMOVPS   (BX)(R12*4), Y9, Y8
+	VMOVUPS      Y8, 120(SP)
+	VMASKMOVPS   (SI)(R12*4), Y9, Y8
+	VMOVUPS      Y8, 152(SP)
+	VMASKMOVPS   (DI)(R12*4), Y9, Y8
+	VMOVUPS      Y8, 184(SP)
+	VMASKMOVPS   (R8)(R12*4), Y9, Y8
+	VMOVUPS      Y8, 216(SP)
+	VMASKMOVPS   (R9)(R12*4), Y9, Y8
+	VMOVUPS      Y8, 248(SP)
+	VMOVUPS      248(SP), Y8
+	VCMPPS       $0x12, 280(SP), Y8, Y8
+	VMOVMSKPS    Y8, R14
+	BZHIQ        R13, R14, R14
+
+	// Keep the lanes below the first lane out of the run: ~m & (m+1) is that lane's bit.
+	LEAQ  1(R14), R13
+	ANDNQ R13, R14, R13
+	DECQ  R13
+	JZ    runEnd
+
+	// dy = b.cy - a.cy
+	VMOVUPS 56(SP), Y8
+	VSUBPS  Y2, Y8, Y8
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VANDPS  Y0, Y8, Y2
+	VMOVUPS 216(SP), Y9
+	VADDPS  Y7, Y9, Y9
+	VCMPPS  $0x12, Y9, Y2, Y2
+	VTESTPS Y2, Y2
+	JZ      skiptail
+
+	// dx = b.cx - a.cx
+	VMOVUPS 24(SP), Y7
+	VSUBPS  Y1, Y7, Y7
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 88(SP), Y3, Y9
+	VMULPS 120(SP), Y4, Y10
+	VADDPS Y10, Y9, Y1
+	VANDPS Y0, Y1, Y1
+	VMULPS 120(SP), Y3, Y9
+	VMULPS 88(SP), Y4, Y10
+	VSUBPS Y10, Y9, Y9
+	VANDPS Y0, Y9, Y9
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y3, Y7, Y10
+	VMULPS Y4, Y8, Y11
+	VADDPS Y11, Y10, Y10
+	VANDPS Y0, Y10, Y10
+	VMULPS 152(SP), Y1, Y11
+	VMULPS 184(SP), Y9, Y12
+	VADDPS Y12, Y11, Y11
+	VADDPS Y5, Y11, Y11
+	VCMPPS $0x12, Y11, Y10, Y10
+	VANDPS Y10, Y2, Y2
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y3, Y8, Y3
+	VMULPS Y4, Y7, Y4
+	VSUBPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS 152(SP), Y9, Y4
+	VMULPS 184(SP), Y1, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS Y6, Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y2, Y2
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y2, Y2
+	JZ      skiptail
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 88(SP), Y7, Y3
+	VMULPS 120(SP), Y8, Y4
+	VADDPS Y4, Y3, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS Y5, Y1, Y4
+	VMULPS Y6, Y9, Y10
+	VADDPS Y10, Y4, Y4
+	VADDPS 152(SP), Y4, Y4
+	VCMPPS $0x12, Y4, Y3, Y3
+	VANDPS Y3, Y2, Y2
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    88(SP), Y8, Y3
+	VMULPS    120(SP), Y7, Y4
+	VSUBPS    Y4, Y3, Y3
+	VANDPS    Y0, Y3, Y3
+	VMULPS    Y5, Y9, Y4
+	VMULPS    Y6, Y1, Y1
+	VADDPS    Y1, Y4, Y4
+	VADDPS    184(SP), Y4, Y4
+	VCMPPS    $0x12, Y4, Y3, Y1
+	VANDPS    Y1, Y2, Y2
+	VMOVMSKPS Y2, R14
+	JMP       jointail
+
+skiptail:
+	XORL R14, R14
+
+jointail:
+	ANDQ R13, R14
+	JZ   keeptail
+	CMPQ R10, (SP)
+	JA   stop
+
+emittail:
+	TZCNTQ R14, R15
+	ADDQ   R12, R15
+	SHLQ   $0x20, R15
+	ORQ    R11, R15
+	MOVQ   R15, (R10)
+	ADDQ   $0x00000008, R10
+	BLSRQ  R14, R14
+	JNZ    emittail
+
+keeptail:
+	POPCNTQ R13, R13
+	ADDQ    R13, R12
+
+runEnd:
+	// The run is over: count its candidates, go on with the next query.
+	SUBQ 16(SP), R12
+	ADDQ R12, 8(SP)
+	INCQ R11
+	LEAQ 1(R11), R12
+	JMP  query
+
+stop:
+	// No room for another group's hits: count the candidates decided, return where it stopped.
+	MOVQ R12, AX
+	SUBQ 16(SP), AX
+	ADDQ AX, 8(SP)
+
+done:
+	MOVQ R11, nextQ+264(FP)
+	MOVQ R12, nextC+272(FP)
+	MOVQ 8(SP), AX
+	MOVQ AX, candidates+280(FP)
+	MOVQ out_base+240(FP), AX
+	SUBQ AX, R10
+	SHRQ $0x03, R10
+	MOVQ R10, hits+288(FP)
+	VZEROUPPER
+	RET
+
+// func sweepAVX512(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, reach []float32, lo []float32, hi []float32, q int, c int, end int, out []uint64) (nextQ int, nextC int, candidates int, hits int)
+// Requires: AVX, AVX512F, BMI, BMI2, POPCNT
+TEXT ·sweepAVX512(SB), NOSPLIT, $536-296
+	MOVQ         cx_base+0(FP), AX
+	MOVQ         cy_base+24(FP), CX
+	MOVQ         ux_base+48(FP), DX
+	MOVQ         uy_base+72(FP), BX
+	MOVQ         hx_base+96(FP), SI
+	MOVQ         hy_base+120(FP), DI
+	MOVQ         reach_base+144(FP), R8
+	MOVQ         lo_base+168(FP), R9
+	MOVQ         out_base+240(FP), R10
+	MOVQ         out_len+248(FP), R11
+	LEAQ         -128(R10)(R11*8), R11
+	MOVQ         R11, (SP)
+	MOVQ         $0x00000000, 8(SP)
+	MOVQ         q+216(FP), R11
+	MOVQ         c+224(FP), R12
+	VBROADCASTSS absmask<>+0(SB), Z0
+
+query:
+	CMPQ R11, end+232(FP)
+	JAE  done
+
+	// Broadcast query box q and its interval's end.
+	VBROADCASTSS (AX)(R11*4), Z1
+	VBROADCASTSS (CX)(R11*4), Z2
+	VBROADCASTSS (DX)(R11*4), Z3
+	VBROADCASTSS (BX)(R11*4), Z4
+	VBROADCASTSS (SI)(R11*4), Z5
+	VBROADCASTSS (DI)(R11*4), Z6
+	VBROADCASTSS (R8)(R11*4), Z7
+	MOVQ         hi_base+192(FP), R13
+	VBROADCASTSS (R13)(R11*4), Z8
+	MOVQ         R12, 16(SP)
+
+group:
+	// A whole group inside the columns, every lane still in the run: test it.
+	LEAQ   16(R12), R13
+	CMPQ   R13, cx_len+8(FP)
+	JA     tail
+	VCMPPS $0x1d, (R9)(R12*4), Z8, K1
+	KMOVW  K1, R13
+	CMPL   R13, $0x0000ffff
+	JNE    last
+
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R12*4), Z9
+	VSUBPS  Z2, Z9, Z9
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VPANDD   Z0, Z9, Z10
+	VMOVUPS  (R8)(R12*4), Z11
+	VADDPS   Z7, Z11, Z11
+	VCMPPS   $0x12, Z11, Z10, K1
+	KORTESTW K1, K1
+	JZ       skipsweep
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R12*4), Z10
+	VSUBPS  Z1, Z10, Z10
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R12*4), Z3, Z12
+	VMULPS (BX)(R12*4), Z4, Z13
+	VADDPS Z13, Z12, Z11
+	VPANDD Z0, Z11, Z11
+	VMULPS (BX)(R12*4), Z3, Z12
+	VMULPS (DX)(R12*4), Z4, Z13
+	VSUBPS Z13, Z12, Z12
+	VPANDD Z0, Z12, Z12
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z3, Z10, Z13
+	VMULPS Z4, Z9, Z14
+	VADDPS Z14, Z13, Z13
+	VPANDD Z0, Z13, Z13
+	VMULPS (SI)(R12*4), Z11, Z14
+	VMULPS (DI)(R12*4), Z12, Z15
+	VADDPS Z15, Z14, Z14
+	VADDPS Z5, Z14, Z14
+	VCMPPS $0x12, Z14, Z13, K1, K1
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z3, Z9, Z13
+	VMULPS Z4, Z10, Z14
+	VSUBPS Z14, Z13, Z13
+	VPANDD Z0, Z13, Z13
+	VMULPS (SI)(R12*4), Z12, Z14
+	VMULPS (DI)(R12*4), Z11, Z15
+	VADDPS Z15, Z14, Z14
+	VADDPS Z6, Z14, Z14
+	VCMPPS $0x12, Z14, Z13, K1, K1
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K1, K1
+	JZ       skipsweep
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R12*4), Z10, Z13
+	VMULPS (BX)(R12*4), Z9, Z14
+	VADDPS Z14, Z13, Z13
+	VPANDD Z0, Z13, Z13
+	VMULPS Z5, Z11, Z14
+	VMULPS Z6, Z12, Z15
+	VADDPS Z15, Z14, Z14
+	VADDPS (SI)(R12*4), Z14, Z14
+	VCMPPS $0x12, Z14, Z13, K1, K1
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS (DX)(R12*4), Z9, Z9
+	VMULPS (BX)(R12*4), Z10, Z10
+	VSUBPS Z10, Z9, Z9
+	VPANDD Z0, Z9, Z9
+	VMULPS Z5, Z12, Z10
+	VMULPS Z6, Z11, Z11
+	VADDPS Z11, Z10, Z10
+	VADDPS (DI)(R12*4), Z10, Z10
+	VCMPPS $0x12, Z10, Z9, K1, K1
+	KMOVW  K1, R13
+	JMP    joinsweep
+
+skipsweep:
+	XORL R13, R13
+
+joinsweep:
+	TESTQ R13, R13
+	JNZ   hits
+
+next:
+	ADDQ $0x00000010, R12
+	JMP  group
+
+hits:
+	CMPQ R10, (SP)
+	JA   stop
+
+emithits:
+	TZCNTQ R13, R14
+	ADDQ   R12, R14
+	SHLQ   $0x20, R14
+	ORQ    R11, R14
+	MOVQ   R14, (R10)
+	ADDQ   $0x00000008, R10
+	BLSRQ  R13, R13
+	JNZ    emithits
+	JMP    next
+
+last:
+	// Keep the lanes below the first lane out of the run: ~m & (m+1) is that lane's bit.
+	LEAQ  1(R13), R14
+	ANDNQ R14, R13, R14
+	DECQ  R14
+	JZ    runEnd
+
+	// dy = b.cy - a.cy
+	VMOVUPS (CX)(R12*4), Z8
+	VSUBPS  Z2, Z8, Z8
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VPANDD   Z0, Z8, Z2
+	VMOVUPS  (R8)(R12*4), Z9
+	VADDPS   Z7, Z9, Z9
+	VCMPPS   $0x12, Z9, Z2, K1
+	KORTESTW K1, K1
+	JZ       skiplast
+
+	// dx = b.cx - a.cx
+	VMOVUPS (AX)(R12*4), Z2
+	VSUBPS  Z1, Z2, Z2
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS (DX)(R12*4), Z3, Z7
+	VMULPS (BX)(R12*4), Z4, Z9
+	VADDPS Z9, Z7, Z1
+	VPANDD Z0, Z1, Z1
+	VMULPS (BX)(R12*4), Z3, Z7
+	VMULPS (DX)(R12*4), Z4, Z9
+	VSUBPS Z9, Z7, Z7
+	VPANDD Z0, Z7, Z7
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z3, Z2, Z9
+	VMULPS Z4, Z8, Z10
+	VADDPS Z10, Z9, Z9
+	VPANDD Z0, Z9, Z9
+	VMULPS (SI)(R12*4), Z1, Z10
+	VMULPS (DI)(R12*4), Z7, Z11
+	VADDPS Z11, Z10, Z10
+	VADDPS Z5, Z10, Z10
+	VCMPPS $0x12, Z10, Z9, K1, K1
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z3, Z8, Z3
+	VMULPS Z4, Z2, Z4
+	VSUBPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS (SI)(R12*4), Z7, Z4
+	VMULPS (DI)(R12*4), Z1, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS Z6, Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K1, K1
+	JZ       skiplast
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS (DX)(R12*4), Z2, Z3
+	VMULPS (BX)(R12*4), Z8, Z4
+	VADDPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z1, Z4
+	VMULPS Z6, Z7, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS (SI)(R12*4), Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS (DX)(R12*4), Z8, Z3
+	VMULPS (BX)(R12*4), Z2, Z2
+	VSUBPS Z2, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z7, Z2
+	VMULPS Z6, Z1, Z1
+	VADDPS Z1, Z2, Z2
+	VADDPS (DI)(R12*4), Z2, Z2
+	VCMPPS $0x12, Z2, Z3, K1, K1
+	KMOVW  K1, R13
+	JMP    joinlast
+
+skiplast:
+	XORL R13, R13
+
+joinlast:
+	ANDQ R14, R13
+	JZ   keeplast
+	CMPQ R10, (SP)
+	JA   stop
+
+emitlast:
+	TZCNTQ R13, R15
+	ADDQ   R12, R15
+	SHLQ   $0x20, R15
+	ORQ    R11, R15
+	MOVQ   R15, (R10)
+	ADDQ   $0x00000008, R10
+	BLSRQ  R13, R13
+	JNZ    emitlast
+
+keeplast:
+	POPCNTQ R14, R14
+	ADDQ    R14, R12
+	JMP     runEnd
+
+tail:
+	// Fewer than 16 boxes left in the columns: copy them with masked loads,
+	// which never touch memory of a disabled lane, into a zeroed stack group,
+	// and keep only the lanes that hold boxes.
+	MOVQ      cx_len+8(FP), R13
+	SUBQ      R12, R13
+	JZ        runEnd
+	MOVQ      $-1, R14
+	BZHIQ     R13, R14, R14
+	KMOVW     R14, K1
+	VMOVUPS.Z (AX)(R12*4), K1, Z9
+	VMOVUPS   Z9, 24(SP)
+	VMOVUPS.Z (CX)(R12*4), K1, Z9
+	VMOVUPS   Z9, 88(SP)
+	VMOVUPS.Z (DX)(R12*4), K1, Z9
+	VMOVUPS   Z9, 152(SP)
+	VMOVUPS.Z (BX)(R12*4), K1, Z9
+	VMOVUPS   Z9, 216(SP)
+	VMOVUPS.Z (SI)(R12*4), K1, Z9
+	VMOVUPS   Z9, 280(SP)
+	VMOVUPS.Z (DI)(R12*4), K1, Z9
+	VMOVUPS   Z9, 344(SP)
+	VMOVUPS.Z (R8)(R12*4), K1, Z9
+	VMOVUPS   Z9, 408(SP)
+	VMOVUPS.Z (R9)(R12*4), K1, Z9
+	VMOVUPS   Z9, 472(SP)
+	VCMPPS    $0x1d, 472(SP), Z8, K1
+	KMOVW     K1, R14
+	BZHIQ     R13, R14, R14
+
+	// Keep the lanes below the first lane out of the run: ~m & (m+1) is that lane's bit.
+	LEAQ  1(R14), R13
+	ANDNQ R13, R14, R13
+	DECQ  R13
+	JZ    runEnd
+
+	// dy = b.cy - a.cy
+	VMOVUPS 88(SP), Z8
+	VSUBPS  Z2, Z8, Z8
+
+	// Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.
+	VPANDD   Z0, Z8, Z2
+	VMOVUPS  408(SP), Z9
+	VADDPS   Z7, Z9, Z9
+	VCMPPS   $0x12, Z9, Z2, K1
+	KORTESTW K1, K1
+	JZ       skiptail
+
+	// dx = b.cx - a.cx
+	VMOVUPS 24(SP), Z2
+	VSUBPS  Z1, Z2, Z2
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 152(SP), Z3, Z7
+	VMULPS 216(SP), Z4, Z9
+	VADDPS Z9, Z7, Z1
+	VPANDD Z0, Z1, Z1
+	VMULPS 216(SP), Z3, Z7
+	VMULPS 152(SP), Z4, Z9
+	VSUBPS Z9, Z7, Z7
+	VPANDD Z0, Z7, Z7
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z3, Z2, Z9
+	VMULPS Z4, Z8, Z10
+	VADDPS Z10, Z9, Z9
+	VPANDD Z0, Z9, Z9
+	VMULPS 280(SP), Z1, Z10
+	VMULPS 344(SP), Z7, Z11
+	VADDPS Z11, Z10, Z10
+	VADDPS Z5, Z10, Z10
+	VCMPPS $0x12, Z10, Z9, K1, K1
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z3, Z8, Z3
+	VMULPS Z4, Z2, Z4
+	VSUBPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS 280(SP), Z7, Z4
+	VMULPS 344(SP), Z1, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS Z6, Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K1, K1
+	JZ       skiptail
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 152(SP), Z2, Z3
+	VMULPS 216(SP), Z8, Z4
+	VADDPS Z4, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z1, Z4
+	VMULPS Z6, Z7, Z9
+	VADDPS Z9, Z4, Z4
+	VADDPS 280(SP), Z4, Z4
+	VCMPPS $0x12, Z4, Z3, K1, K1
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS 152(SP), Z8, Z3
+	VMULPS 216(SP), Z2, Z2
+	VSUBPS Z2, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z5, Z7, Z2
+	VMULPS Z6, Z1, Z1
+	VADDPS Z1, Z2, Z2
+	VADDPS 344(SP), Z2, Z2
+	VCMPPS $0x12, Z2, Z3, K1, K1
+	KMOVW  K1, R14
+	JMP    jointail
+
+skiptail:
+	XORL R14, R14
+
+jointail:
+	ANDQ R13, R14
+	JZ   keeptail
+	CMPQ R10, (SP)
+	JA   stop
+
+emittail:
+	TZCNTQ R14, R15
+	ADDQ   R12, R15
+	SHLQ   $0x20, R15
+	ORQ    R11, R15
+	MOVQ   R15, (R10)
+	ADDQ   $0x00000008, R10
+	BLSRQ  R14, R14
+	JNZ    emittail
+
+keeptail:
+	POPCNTQ R13, R13
+	ADDQ    R13, R12
+
+runEnd:
+	// The run is over: count its candidates, go on with the next query.
+	SUBQ 16(SP), R12
+	ADDQ R12, 8(SP)
+	INCQ R11
+	LEAQ 1(R11), R12
+	JMP  query
+
+stop:
+	// No room for another group's hits: count the candidates decided, return where it stopped.
+	MOVQ R12, AX
+	SUBQ 16(SP), AX
+	ADDQ AX, 8(SP)
+
+done:
+	MOVQ R11, nextQ+264(FP)
+	MOVQ R12, nextC+272(FP)
+	MOVQ 8(SP), AX
+	MOVQ AX, candidates+280(FP)
+	MOVQ out_base+240(FP), AX
+	SUBQ AX, R10
+	SHRQ $0x03, R10
+	MOVQ R10, hits+288(FP)
+	VZEROUPPER
+	RET

@@ -14,11 +14,13 @@
 // the float32 test calls overlapping can be dropped: when the test says two
 // boxes overlap, their exact rectangles are within √2 times the band of each
 // other. After sorting by interval start, the candidates of a box are the
-// contiguous run of later boxes that start before it ends. The runs of a few
-// hundred boxes go to the kernel together, in one call of
-// kernel.OverlapsRunsPruned, whose reach test first drops the candidates
-// whose centers are too far apart across the sweep axis: each box's reach
-// is its exact half extent across the sweep, widened like the interval.
+// contiguous run of later boxes that start before it ends. [Finder.All]
+// hands the sorted set to kernel.Sweep a chunk of boxes at a time, which
+// finds each box's run and tests it in one call; [Finder.Between] finds the
+// runs of each set in the other and hands them to kernel.OverlapsRunsPruned.
+// Both kernels' reach test first drops the candidates whose centers are too
+// far apart across the sweep axis: each box's reach is its exact half
+// extent across the sweep, widened like the interval.
 // Boxes that fail obb.Box.Validate (NaN, infinities, negative extents, axes
 // that are not unit length), for which the band does not hold, are tested
 // against every box by the scalar test, so the result equals the
@@ -134,7 +136,8 @@ type Finder struct {
 // The columns of boxes hold each box as seen with the sweep axis as x: for
 // a sweep along y, x and y are swapped (CX holds the center's y, UX the
 // axis's y, and the other way round), so that the kernel's reach test
-// (kernel.OverlapsRunsPruned, on CY) applies across the sweep. The
+// (kernel.Sweep's and kernel.OverlapsRunsPruned's, on CY) applies across
+// the sweep. The
 // separating-axis test's answer does not change: with x and y swapped, each
 // of its float32 operations gives the same value, or the same value negated
 // inside an absolute value (a sum's terms trade places, a difference's
@@ -148,11 +151,10 @@ type sorted struct {
 	index   []int32     // original index of each sorted box
 	special []int32     // original indices of boxes for the side path (invalid)
 	stats   []chunkStat // each chunk's starts and side-path count, from intervals
-	// hiBucket holds bucketOf(hi) in sorted order when withHiBucket: the
-	// all-pairs sweep's searches take it from there, and the gather, which
-	// has hi at hand and runs on all workers, computes it.
-	hiBucket     []int32
-	withHiBucket bool
+	// lo holds the padded sweep interval's start as a float32, in sorted
+	// order, when withLo: the column kernel.Sweep finds each run's end in.
+	lo     []float32
+	withLo bool
 	// keys holds sortable(lo) << 32 | index for every box, by original
 	// index; boxes for the side path have the start sideKey.
 	keys []uint64
@@ -202,14 +204,15 @@ const sideKey = math.MaxUint32
 
 // worker is one goroutine's scratch.
 type worker struct {
-	tmp        []uint64 // a group's keys in sorted order
-	count      []int32  // a group's boxes per bucket
-	runs       []int32  // candidate runs: query position, first and end candidate position
-	bits       []uint64 // the runs' bitsets
-	wordStart  []int    // where each run's words start in bits, then the end
-	spill      []Pair   // pairs that did not fit in the Finder's found
-	candidates int      // boxes handed to the kernel in this pass
-	sink       int32    // keeps sortGroup's prefetching loads
+	tmp        []uint64     // a group's keys in sorted order
+	count      []int32      // a group's boxes per bucket
+	runs       []int32      // candidate runs: query position, first and end candidate position
+	bits       []uint64     // the runs' bitsets
+	wordStart  []int        // where each run's words start in bits, then the end
+	spill      []Pair       // pairs that did not fit in the Finder's found
+	hits       []kernel.Hit // kernel.Sweep's output: sweepHits of them
+	candidates int          // boxes handed to the kernel in this pass
+	sink       int32        // keeps sortGroup's prefetching loads
 	// mergeRange's scratch: the pairs per I (J) of the range, then where
 	// each I's (J's) pairs start.
 	startI, startJ []int
@@ -257,8 +260,8 @@ const axisSamples = 4096
 // widening each box by 4·factor·(Half.X+Half.Y) covers √2·band.
 const padFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 
-// build sorts b into s along the chosen axis, with s.hiBucket when
-// hiBuckets. The intervals are computed on all workers. The sort then
+// build sorts b into s along the chosen axis, with s.lo when withLo. The
+// intervals are computed on all workers. The sort then
 // partitions the records by bucket into groups of about groupSize boxes
 // (the workers count and place fixed ranges of the indices, each read in
 // index order), and sorts and gathers each group on all workers
@@ -269,9 +272,9 @@ const padFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 // order reads them in random order from the whole set: at 100,000 boxes
 // that gather was a fifth of the pass's CPU profile. A group's records lie
 // within a few pages, so its gather hits the caches.
-func (f *Finder) build(s *sorted, b *soa.Boxes, useY, hiBuckets bool) {
+func (f *Finder) build(s *sorted, b *soa.Boxes, useY, withLo bool) {
 	n := b.Len()
-	s.withHiBucket = hiBuckets
+	s.withLo = withLo
 	if cap(s.recs) < n {
 		s.recs, s.part = make([]record, n), make([]record, n)
 		s.keys, s.partKeys = make([]uint64, n), make([]uint64, n)
@@ -499,9 +502,9 @@ func (s *sorted) sortGroup(w *worker, g int) {
 		starts[p], his[p], index[p] = uint32(k>>32), r.hi, r.index
 		reach[p] = crossReach(r.hx, r.hy, r.ux, r.uy)
 	}
-	if s.withHiBucket {
-		for p, hi := range his {
-			s.hiBucket[start+p] = int32(s.bucketOf(hi))
+	if s.withLo {
+		for p, k := range starts {
+			s.lo[start+p] = unsortable(k)
 		}
 	}
 }
@@ -620,7 +623,7 @@ func sweepBounds(c, h1, h2, along, across float64) (lo, hi float32) {
 // crossReach returns a float32 at least e + w for the exact half extent
 // e = hx·|uy| + hy·|ux| of a valid box across the sweep (the box transposed
 // for a sweep along y) and the padding w of sweepBounds: the reach of
-// kernel.OverlapsRunsPruned. When the float32 test says two boxes overlap,
+// kernel.Sweep and kernel.OverlapsRunsPruned. When the float32 test says two boxes overlap,
 // their exact rectangles are within w₁ + w₂ of each other (see padFactor),
 // so their centers across the sweep are at most e₁ + w₁ + e₂ + w₂ ≤
 // reach₁ + reach₂ apart, exactly. The kernel compares the float32
@@ -651,7 +654,7 @@ func unsortable(k uint32) float32 {
 }
 
 // resize sets the sorted columns' length to m. The columns the gather
-// writes in step (ten, eleven with hiBucket) are staggered a cache line apart
+// writes in step (ten, eleven with lo) are staggered a cache line apart
 // within the page (see package stagger): allocated one by one they all
 // start page aligned, and the gather then ran six times slower.
 func (s *sorted) resize(m int) {
@@ -661,16 +664,16 @@ func (s *sorted) resize(m int) {
 		s.hi, s.reach = cols[6], cols[7]
 		s.start = stagger.Columns[uint32](m, 1, 8)[0]
 		s.index = stagger.Columns[int32](m, 1, 9)[0]
-		s.hiBucket = nil
+		s.lo = nil
 	}
-	if s.withHiBucket && cap(s.hiBucket) < m {
-		s.hiBucket = stagger.Columns[int32](m, 1, 10)[0]
+	if s.withLo && cap(s.lo) < m {
+		s.lo = stagger.Columns[float32](m, 1, 10)[0]
 	}
 	d := &s.boxes
 	d.CX, d.CY, d.UX, d.UY, d.HX, d.HY = d.CX[:m], d.CY[:m], d.UX[:m], d.UY[:m], d.HX[:m], d.HY[:m]
 	s.start, s.hi, s.reach, s.index = s.start[:m], s.hi[:m], s.reach[:m], s.index[:m]
-	if s.withHiBucket {
-		s.hiBucket = s.hiBucket[:m]
+	if s.withLo {
+		s.lo = s.lo[:m]
 	}
 }
 
@@ -820,15 +823,20 @@ func (f *Finder) steps(w *worker, start, end int) {
 			f.dst.sortGroup(w, g)
 		}
 	case phaseAll:
+		// kernel.Sweep finds each box's run and tests it in one call.
 		s := &f.a
-		runs := w.runs[:0]
-		for p := start; p < end; p++ {
-			if e := s.search(p+1, int(s.hiBucket[p]), sortable(s.hi[p])); e > p+1 {
-				runs = append(runs, int32(p), int32(p+1), int32(e))
+		st := kernel.SweepState{Q: start, C: start + 1}
+		for st.Q < end {
+			n := kernel.Sweep(&s.boxes, s.lo, s.hi, s.reach, &st, end, w.hits)
+			if n == 0 {
+				continue
+			}
+			out := f.room(w, n)
+			for i, h := range w.hits[:n] {
+				out[i] = ordered(s.index[h.Q], s.index[h.C])
 			}
 		}
-		w.runs = runs
-		f.sweep(w, s, s, runs, func(p, j int32) Pair { return ordered(s.index[p], s.index[j]) })
+		w.candidates += st.Candidates
 	case phaseSplit:
 		for i := start; i < end; i++ {
 			f.splitFound(i)
@@ -890,8 +898,8 @@ func (f *Finder) sweep(w *worker, qs, cand *sorted, runs []int32, pair func(p, j
 	set := w.bits[:words]
 	kernel.OverlapsRunsPruned(&qs.boxes, &cand.boxes, qs.reach, cand.reach, runs, set)
 	// Few words have a bit set (on bench/'s uniform scene of 100,000 boxes
-	// a run holds about 111 candidates, two words, and a pass finds 17,425
-	// pairs), so the words are scanned as one array, and the run a nonzero
+	// a run of All's sweep held about 111 candidates, two words, and a pass
+	// finds 17,425 pairs), so the words are scanned as one array, and the run a nonzero
 	// word belongs to is found by moving a cursor forward over the runs'
 	// starts instead of visiting every run. The pairs are counted first, so
 	// that room for them all is reserved at once.
@@ -963,7 +971,7 @@ func (f *Finder) room(w *worker, n int) []Pair {
 func (f *Finder) parallel(n, chunk int) {
 	workers := f.workers()
 	for len(f.wk) < workers {
-		f.wk = append(f.wk, worker{})
+		f.wk = append(f.wk, worker{hits: make([]kernel.Hit, sweepHits)})
 	}
 	if f.phase == phaseAll || f.phase == phaseBetween {
 		f.foundLen.Store(0)
@@ -1063,6 +1071,9 @@ func (f *Finder) drain(w *worker) {
 		f.steps(w, start, min(start+chunk, n))
 	}
 }
+
+// sweepHits is how many hits a worker's kernel.Sweep call has room for.
+const sweepHits = 1024
 
 // chunk is how many positions a worker takes at a time in the bounds and
 // sweep phases (the gather hands out single groups).

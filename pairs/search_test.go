@@ -86,7 +86,7 @@ func TestFirstAboveMatchesLinearScan(t *testing.T) {
 
 // TestGroupSortBuildsTheBucketIndex checks what build leaves in a sorted
 // set, for one and two workers: starts in order, every valid box once, each
-// end's bucket noted, and the bucket index the groups fill in parallel
+// start as a float32 too, and the bucket index the groups fill in parallel
 // equal to the one bucketsByScan computes from the sorted starts with a
 // plain scan.
 func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
@@ -128,8 +128,8 @@ func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 						Axis: obb.Vec2{X: s.boxes.UX[p], Y: s.boxes.UY[p]}, Half: obb.Vec2{X: s.boxes.HX[p], Y: s.boxes.HY[p]}}) {
 						t.Fatalf("%s n=%d: sorted position %d does not hold box %d", layout, n, p, i)
 					}
-					if got, want := s.hiBucket[p], s.bucketOf(s.hi[p]); int(got) != want {
-						t.Fatalf("%s n=%d workers=%d: position %d's end has bucket %d noted, want %d", layout, n, workers, p, got, want)
+					if got, want := s.lo[p], unsortable(s.start[p]); math.Float32bits(got) != math.Float32bits(want) {
+						t.Fatalf("%s n=%d workers=%d: position %d's start is %v as a float, want %v", layout, n, workers, p, got, want)
 					}
 				}
 				parallel := slices.Clone(s.bucket)

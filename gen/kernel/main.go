@@ -100,6 +100,8 @@ func main() {
 		runKernel(width{name: "AVX2", lanes: 8}, pruned)
 		runKernel(width{name: "AVX512", lanes: 16, avx512: true}, pruned)
 	}
+	sweepKernel(width{name: "AVX2", lanes: 8})
+	sweepKernel(width{name: "AVX512", lanes: 16, avx512: true})
 	Generate()
 }
 

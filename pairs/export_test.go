@@ -1,10 +1,23 @@
 package pairs
 
 import (
+	"os"
 	"runtime"
 	"strings"
 	"sync"
+	"testing"
 )
+
+// defaultParallelMinBoxes is parallelMinBoxes as the package sets it.
+var defaultParallelMinBoxes = parallelMinBoxes
+
+// TestMain lets every pass of the tests use as many workers as it asks
+// for, however few its boxes, so that the tests' small scenes exercise the
+// parallel phases; TestSmallPassesRunOnOneWorker checks the real threshold.
+func TestMain(m *testing.M) {
+	parallelMinBoxes = 0
+	os.Exit(m.Run())
+}
 
 // Mallocs returns how many heap allocations runs calls of fn make from a
 // Finder's code: allocations with a method of Finder (its goroutines'

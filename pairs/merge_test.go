@@ -182,3 +182,32 @@ func holdsSlices(t reflect.Type) bool {
 	}
 	return false
 }
+
+// TestSmallPassesRunOnOneWorker checks that with the package's threshold a
+// pass over fewer than parallelMinBoxes boxes starts no helper goroutine,
+// whatever Workers says, and gives the same pairs, and that a larger pass
+// does start them.
+func TestSmallPassesRunOnOneWorker(t *testing.T) {
+	defer func(n int) { parallelMinBoxes = n }(parallelMinBoxes)
+	parallelMinBoxes = defaultParallelMinBoxes
+	r := rand.New(rand.NewPCG(17, 17))
+	for _, c := range []struct {
+		n       int
+		helpers bool
+	}{{parallelMinBoxes - 1, false}, {parallelMinBoxes, true}} {
+		var b soa.Boxes
+		for i := 0; i < c.n; i++ {
+			center := obb.Vec2{X: float32(r.Float64() * 800), Y: float32(r.Float64() * 800)}
+			b.Append(obb.New(center, float32(0.5+r.Float64()*3), float32(0.5+r.Float64()*3), r.Float64()*7))
+		}
+		var one Finder
+		want := one.All(nil, &b)
+		f := Finder{Workers: 2}
+		if got := f.All(nil, &b); !slices.Equal(got, want) {
+			t.Fatalf("%d boxes: two workers found %d pairs, one %d", c.n, len(got), len(want))
+		}
+		if started := len(f.helpers) > 0; started != c.helpers {
+			t.Errorf("%d boxes, threshold %d: helpers started %v, want %v", c.n, parallelMinBoxes, started, c.helpers)
+		}
+	}
+}

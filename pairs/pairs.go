@@ -76,8 +76,10 @@ type Pair struct{ I, J int32 }
 // ready to use and single-threaded.
 type Finder struct {
 	// Workers is how many goroutines a pass uses; 0 or 1 means the calling
-	// goroutine only, a negative value means runtime.GOMAXPROCS(0). The
-	// result does not depend on it.
+	// goroutine only, a negative value means runtime.GOMAXPROCS(0). A pass
+	// over fewer than 8,192 boxes (of both sets, for Between) uses the
+	// calling goroutine only whatever Workers says: below that, a second
+	// core measured slower. The result does not depend on it.
 	Workers int
 
 	a, b  sorted
@@ -100,6 +102,7 @@ type Finder struct {
 	// tells them to return.
 	helpers   []func()
 	self      *Finder
+	small     bool // this pass runs on the calling goroutine alone: see parallelMinBoxes
 	helping   int
 	gen       atomic.Uint32
 	helperGen uint32
@@ -728,6 +731,7 @@ func (s *sorted) search(from, k int, kv uint32) int {
 // math.MaxInt32 boxes.
 func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 	checkSize(b)
+	f.small = b.Len() < parallelMinBoxes
 	defer f.stopHelpers()
 	useY := sweepAxis(b)
 	f.build(&f.a, b, useY, true)
@@ -758,6 +762,7 @@ func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 	checkSize(moving)
 	checkSize(static)
+	f.small = moving.Len()+static.Len() < parallelMinBoxes
 	defer f.stopHelpers()
 	useY := sweepAxis(moving, static)
 	f.build(&f.a, moving, useY, false)
@@ -1000,6 +1005,18 @@ func (f *Finder) parallel(n, chunk int) {
 	}
 }
 
+// parallelMinBoxes is the fewest boxes (of both sets, for Between) a pass
+// runs on more than one worker. Below it, waking another core and handing
+// out the work cost more than the second worker saved. A scratch benchmark
+// of All (-benchtime 0.3s, one run) measured two workers slower than one at
+// 5,000 boxes on bench/'s uniform scene (74.6 against 55.8 ns a box) and
+// RTS scene (266 against 244), and faster from 20,000 boxes on; at 10,000,
+// BenchmarkAllPairs (avx2, 4 rounds) measured two workers about as fast as
+// one on the uniform scene (64 to 86 against 62 to 67 ns a box) and faster
+// on the RTS scene (219 to 245 against 286 to 292). The package's tests
+// set it to 0, so that their small scenes run on several workers.
+var parallelMinBoxes = 8192
+
 // yieldEvery is how many polls of a spinning wait go by between calls of
 // runtime.Gosched, which lets the other goroutines of the P run: a worker
 // of this pass when there are fewer Ps than workers, the garbage
@@ -1093,6 +1110,8 @@ const (
 
 func (f *Finder) workers() int {
 	switch {
+	case f.small:
+		return 1
 	case f.Workers < 0:
 		return runtime.GOMAXPROCS(0)
 	case f.Workers == 0:

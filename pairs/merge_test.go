@@ -185,29 +185,42 @@ func holdsSlices(t reflect.Type) bool {
 
 // TestSmallPassesRunOnOneWorker checks that with the package's threshold a
 // pass over fewer than parallelMinBoxes boxes starts no helper goroutine,
-// whatever Workers says, and gives the same pairs, and that a larger pass
-// does start them.
+// whatever Workers says, unless the Finder's last pass found many pairs,
+// that a pass over more boxes does start them, and that the pairs are one
+// worker's.
 func TestSmallPassesRunOnOneWorker(t *testing.T) {
 	defer func(n int) { parallelMinBoxes = n }(parallelMinBoxes)
 	parallelMinBoxes = defaultParallelMinBoxes
 	r := rand.New(rand.NewPCG(17, 17))
-	for _, c := range []struct {
-		n       int
-		helpers bool
-	}{{parallelMinBoxes - 1, false}, {parallelMinBoxes, true}} {
+	spread := func(n int) *soa.Boxes {
 		var b soa.Boxes
-		for i := 0; i < c.n; i++ {
+		for i := 0; i < n; i++ {
 			center := obb.Vec2{X: float32(r.Float64() * 800), Y: float32(r.Float64() * 800)}
 			b.Append(obb.New(center, float32(0.5+r.Float64()*3), float32(0.5+r.Float64()*3), r.Float64()*7))
 		}
+		return &b
+	}
+	pile, _ := pileScene()
+	for _, c := range []struct {
+		name    string
+		b       *soa.Boxes
+		helpers [2]bool // in the first pass of a Finder, in the second
+	}{
+		{"one box fewer than the threshold", spread(parallelMinBoxes - 1), [2]bool{false, false}},
+		{"the threshold", spread(parallelMinBoxes), [2]bool{true, true}},
+		{"a pile of 400 boxes", &pile, [2]bool{false, true}},
+	} {
 		var one Finder
-		want := one.All(nil, &b)
+		want := one.All(nil, c.b)
 		f := Finder{Workers: 2}
-		if got := f.All(nil, &b); !slices.Equal(got, want) {
-			t.Fatalf("%d boxes: two workers found %d pairs, one %d", c.n, len(got), len(want))
-		}
-		if started := len(f.helpers) > 0; started != c.helpers {
-			t.Errorf("%d boxes, threshold %d: helpers started %v, want %v", c.n, parallelMinBoxes, started, c.helpers)
+		for pass, helpers := range c.helpers {
+			f.helpers = nil
+			if got := f.All(nil, c.b); !slices.Equal(got, want) {
+				t.Fatalf("%s, pass %d: two workers found %d pairs, one %d", c.name, pass+1, len(got), len(want))
+			}
+			if started := len(f.helpers) > 0; started != helpers {
+				t.Errorf("%s, pass %d: helpers started %v, want %v", c.name, pass+1, started, helpers)
+			}
 		}
 	}
 }

@@ -78,8 +78,9 @@ type Finder struct {
 	// Workers is how many goroutines a pass uses; 0 or 1 means the calling
 	// goroutine only, a negative value means runtime.GOMAXPROCS(0). A pass
 	// over fewer than 8,192 boxes (of both sets, for Between) uses the
-	// calling goroutine only whatever Workers says: below that, a second
-	// core measured slower. The result does not depend on it.
+	// calling goroutine only, whatever Workers says, unless the Finder's
+	// last pass found 32,768 pairs or more: a second core measured slower
+	// on fewer boxes with few pairs. The result does not depend on it.
 	Workers int
 
 	a, b  sorted
@@ -102,7 +103,8 @@ type Finder struct {
 	// tells them to return.
 	helpers   []func()
 	self      *Finder
-	small     bool // this pass runs on the calling goroutine alone: see parallelMinBoxes
+	small     bool // this pass runs on the calling goroutine alone: see isSmall
+	lastPairs int  // how many pairs the last All or Between found
 	helping   int
 	gen       atomic.Uint32
 	helperGen uint32
@@ -731,7 +733,7 @@ func (s *sorted) search(from, k int, kv uint32) int {
 // math.MaxInt32 boxes.
 func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 	checkSize(b)
-	f.small = b.Len() < parallelMinBoxes
+	f.small = f.isSmall(b.Len())
 	defer f.stopHelpers()
 	useY := sweepAxis(b)
 	f.build(&f.a, b, useY, true)
@@ -762,7 +764,7 @@ func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 	checkSize(moving)
 	checkSize(static)
-	f.small = moving.Len()+static.Len() < parallelMinBoxes
+	f.small = f.isSmall(moving.Len() + static.Len())
 	defer f.stopHelpers()
 	useY := sweepAxis(moving, static)
 	f.build(&f.a, moving, useY, false)
@@ -1005,9 +1007,22 @@ func (f *Finder) parallel(n, chunk int) {
 	}
 }
 
+// isSmall reports whether a pass over n boxes (of both sets, for Between)
+// runs on the calling goroutine alone: when n is below parallelMinBoxes and
+// the Finder's last pass found fewer than mergeParallelPairs pairs. A few
+// boxes that overlap a lot, as on bench/'s pile scene, are work enough for
+// a second core (4,000 boxes, 8 million pairs: 28.8 µs a box with two
+// workers against 39.8 with one, BenchmarkAllPairs at 18213f8); a
+// simulation's steps are alike, so the last pass tells. The first pass of
+// a Finder, with no last pass, counts as having found none.
+func (f *Finder) isSmall(n int) bool {
+	return n < parallelMinBoxes && f.lastPairs < mergeParallelPairs
+}
+
 // parallelMinBoxes is the fewest boxes (of both sets, for Between) a pass
-// runs on more than one worker. Below it, waking another core and handing
-// out the work cost more than the second worker saved. A scratch benchmark
+// runs on more than one worker, unless it has many pairs (see isSmall).
+// Below it, waking another core and handing out the work cost more than
+// the second worker saved. A scratch benchmark
 // of All (-benchtime 0.3s, one run) measured two workers slower than one at
 // 5,000 boxes on bench/'s uniform scene (74.6 against 55.8 ns a box) and
 // RTS scene (266 against 244), and faster from 20,000 boxes on; at 10,000,
@@ -1215,6 +1230,7 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 		f.evenOut(workers, ranges > 1)
 	}
 	f.mergeOut = nil // the caller's memory: do not keep it
+	f.lastPairs = total
 	return dst[:len(dst)+total]
 }
 

@@ -138,13 +138,12 @@ type Finder struct {
 // with the columns copied in that order so that a candidate run is a
 // contiguous slice the kernel can read.
 //
-// The columns of boxes hold each box as seen with the sweep axis as x: for
-// a sweep along y, x and y are swapped (CX holds the center's y, UX the
-// axis's y, and the other way round), so that the kernel's reach test
-// (kernel.Sweep's and kernel.OverlapsRunsPruned's, on CY) applies across
-// the sweep. The
-// separating-axis test's answer does not change: with x and y swapped, each
-// of its float32 operations gives the same value, or the same value negated
+// The columns of boxes hold each box as seen with the sweep axis as x: for a
+// sweep along y, x and y are swapped (CX holds the center's y, UX the axis's
+// y, and the other way round), so that the kernel's reach test (kernel.Sweep's
+// and kernel.OverlapsRunsPruned's, on CY) applies across the sweep. The
+// separating-axis test's answer does not change: with x and y swapped, each of
+// its float32 operations gives the same value, or the same value negated
 // inside an absolute value (a sum's terms trade places, a difference's
 // operands trade places, and rounding to nearest is symmetric). The
 // brute-force tests run scenes swept along each axis.
@@ -628,12 +627,13 @@ func sweepBounds(c, h1, h2, along, across float64) (lo, hi float32) {
 // crossReach returns a float32 at least e + w for the exact half extent
 // e = hx·|uy| + hy·|ux| of a valid box across the sweep (the box transposed
 // for a sweep along y) and the padding w of sweepBounds: the reach of
-// kernel.Sweep and kernel.OverlapsRunsPruned. When the float32 test says two boxes overlap,
-// their exact rectangles are within w₁ + w₂ of each other (see padFactor),
-// so their centers across the sweep are at most e₁ + w₁ + e₂ + w₂ ≤
-// reach₁ + reach₂ apart, exactly. The kernel compares the float32
-// difference of the centers with the float32 sum of the reaches, and
-// rounding to nearest never reverses a ≤, so it keeps every such pair.
+// kernel.Sweep and kernel.OverlapsRunsPruned. When the float32 test says
+// two boxes overlap, their exact rectangles are within w₁ + w₂ of each other
+// (see padFactor), so their centers across the sweep are at most
+// e₁ + w₁ + e₂ + w₂ ≤ reach₁ + reach₂ apart, exactly. The kernel compares
+// the float32 difference of the centers with the float32 sum of the
+// reaches, and rounding to nearest never reverses a ≤, so it keeps every
+// such pair.
 func crossReach(hx, hy, ux, uy float32) float32 {
 	_, hi := sweepBounds(0, float64(hx), float64(hy), float64(uy), float64(ux))
 	return hi
@@ -904,12 +904,12 @@ func (f *Finder) sweep(w *worker, qs, cand *sorted, runs []int32, pair func(p, j
 	}
 	set := w.bits[:words]
 	kernel.OverlapsRunsPruned(&qs.boxes, &cand.boxes, qs.reach, cand.reach, runs, set)
-	// Few words have a bit set (on bench/'s uniform scene of 100,000 boxes
-	// a run of All's sweep held about 111 candidates, two words, and a pass
-	// finds 17,425 pairs), so the words are scanned as one array, and the run a nonzero
-	// word belongs to is found by moving a cursor forward over the runs'
-	// starts instead of visiting every run. The pairs are counted first, so
-	// that room for them all is reserved at once.
+	// Few words have a bit set (on bench/'s uniform scene of 100,000 boxes a run
+	// of All's sweep held about 111 candidates, two words, and a pass finds
+	// 17,425 pairs), so the words are scanned as one array, and the run a nonzero
+	// word belongs to is found by moving a cursor forward over the runs' starts
+	// instead of visiting every run. The pairs are counted first, so that room
+	// for them all is reserved at once.
 	n := 0
 	for _, word := range set {
 		n += bits.OnesCount64(word)
@@ -961,20 +961,20 @@ func (f *Finder) room(w *worker, n int) []Pair {
 // chunk at a time, so that dense regions do not leave one goroutine with all
 // the work. The calling goroutine is worker 0.
 //
-// The other workers are helper goroutines that live for one pass: the
-// first phase that runs on more than one worker starts them, and the pass
-// stops them when it ends (stopHelpers). Between phases they wait by
-// spinning, yielding their P now and then, and the calling goroutine waits
-// for them the same way, so that no P goes idle inside a pass: on the
-// README's second machine a goroutine started with a go statement while
-// its starter kept running began 75 µs to 1 ms later (medians 124 to 184
-// µs in three runs of a scratch program, 200 to 300 tries each), and a pass
-// used to start its helpers anew for each of its five or more phases. Alternating runs of the builds
-// before and after (BenchmarkAllPairs, avx2, 100,000 boxes, 8 rounds)
-// measured the two-worker uniform pass 3% faster (67.6 to 65.5 ns a box,
-// p=0.02) and the RTS pass unchanged. (A version an earlier session tried,
-// whose helpers spun for up to 100 µs between phases, measured no faster;
-// it was not committed, so what made the difference is not known.)
+// The other workers are helper goroutines that live for one pass: the first
+// phase that runs on more than one worker starts them, and the pass stops them
+// when it ends (stopHelpers). Between phases they wait by spinning, yielding
+// their P now and then, and the calling goroutine waits for them the same way,
+// so that no P goes idle inside a pass: on the README's second machine a
+// goroutine started with a go statement while its starter kept running began
+// 75 µs to 1 ms later (medians 124 to 184 µs in three runs of a scratch
+// program, 200 to 300 tries each), and a pass used to start its helpers anew
+// for each of its five or more phases. Alternating runs of the builds before
+// and after (BenchmarkAllPairs, avx2, 100,000 boxes, 8 rounds) measured the
+// two-worker uniform pass 3% faster (67.6 to 65.5 ns a box, p=0.02) and the
+// RTS pass unchanged. (A version an earlier session tried, whose helpers spun
+// for up to 100 µs between phases, measured no faster; it was not committed,
+// so what made the difference is not known.)
 func (f *Finder) parallel(n, chunk int) {
 	workers := f.workers()
 	for len(f.wk) < workers {
@@ -1019,17 +1019,17 @@ func (f *Finder) isSmall(n int) bool {
 	return n < parallelMinBoxes && f.lastPairs < mergeParallelPairs
 }
 
-// parallelMinBoxes is the fewest boxes (of both sets, for Between) a pass
-// runs on more than one worker, unless it has many pairs (see isSmall).
-// Below it, waking another core and handing out the work cost more than
-// the second worker saved. A scratch benchmark
-// of All (-benchtime 0.3s, one run) measured two workers slower than one at
-// 5,000 boxes on bench/'s uniform scene (74.6 against 55.8 ns a box) and
-// RTS scene (266 against 244), and faster from 20,000 boxes on; at 10,000,
-// BenchmarkAllPairs (avx2, 4 rounds) measured two workers about as fast as
-// one on the uniform scene (64 to 86 against 62 to 67 ns a box) and faster
-// on the RTS scene (219 to 245 against 286 to 292). The package's tests
-// set it to 0, so that their small scenes run on several workers.
+// parallelMinBoxes is the fewest boxes (of both sets, for Between) a pass runs
+// on more than one worker, unless it has many pairs (see isSmall). Below it,
+// waking another core and handing out the work cost more than the second
+// worker saved. A scratch benchmark of All (-benchtime 0.3s, one run) measured
+// two workers slower than one at 5,000 boxes on bench/'s uniform scene (74.6
+// against 55.8 ns a box) and RTS scene (266 against 244), and faster from
+// 20,000 boxes on; at 10,000, BenchmarkAllPairs (avx2, 4 rounds) measured two
+// workers about as fast as one on the uniform scene (64 to 86 against 62 to 67
+// ns a box) and faster on the RTS scene (219 to 245 against 286 to 292). The
+// package's tests set it to 0, so that their small scenes run on several
+// workers.
 var parallelMinBoxes = 8192
 
 // yieldEvery is how many polls of a spinning wait go by between calls of

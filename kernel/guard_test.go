@@ -46,6 +46,14 @@ func (g *guarded) floatsAtEnd(n int) []float32 {
 	return all[len(all)-n:]
 }
 
+// floatsCopy returns a copy of src whose last element is the last before
+// the guard page.
+func (g *guarded) floatsCopy(src []float32) []float32 {
+	dst := g.floatsAtEnd(len(src))
+	copy(dst, src)
+	return dst
+}
+
 func (g *guarded) int32sAtEnd(n int) []int32 {
 	all := unsafe.Slice((*int32)(unsafe.Pointer(&g.data[0])), len(g.data)/4)
 	return all[len(all)-n:]
@@ -88,9 +96,7 @@ func TestGuardPages(t *testing.T) {
 				where := "output"
 				if place < 6 {
 					where = [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place]
-					guardedCol := g.floatsAtEnd(n)
-					copy(guardedCol, *cols[place])
-					*cols[place] = guardedCol
+					*cols[place] = g.floatsCopy(*cols[place])
 				} else {
 					out = g.wordsAtEnd(Words(n))
 				}
@@ -180,9 +186,7 @@ func checkTwoSetsGuarded(t *testing.T, g *guarded, place int, what string, a, b 
 		}
 		cols := [6]*[]float32{&set.CX, &set.CY, &set.UX, &set.UY, &set.HX, &set.HY}
 		col := cols[place%6]
-		guardedCol := g.floatsAtEnd(len(*col))
-		copy(guardedCol, *col)
-		*col = guardedCol
+		*col = g.floatsCopy(*col)
 		where = name + [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place%6]
 	case place == 12:
 		guardedList := g.int32sAtEnd(len(list))
@@ -264,8 +268,7 @@ func TestRunGuardPages(t *testing.T) {
 				name string
 				data []float32
 			}{{"qreach", qreach}, {"reach", reach}} {
-				guardedCol := g.floatsAtEnd(len(col.data))
-				copy(guardedCol, col.data)
+				guardedCol := g.floatsCopy(col.data)
 				qr, rr := qreach, reach
 				if col.name == "qreach" {
 					qr = guardedCol
@@ -307,9 +310,7 @@ func TestSweepGuardPages(t *testing.T) {
 				where := "output"
 				if place < 9 {
 					where = [9]string{"CX", "CY", "UX", "UY", "HX", "HY", "reach", "lo", "hi"}[place]
-					guardedCol := g.floatsAtEnd(n)
-					copy(guardedCol, *cols[place])
-					*cols[place] = guardedCol
+					*cols[place] = g.floatsCopy(*cols[place])
 					out = make([]Hit, room)
 				} else {
 					words := g.wordsAtEnd(room)

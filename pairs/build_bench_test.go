@@ -57,3 +57,30 @@ func BenchmarkMerge(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSmallPasses times All with one and two workers on bench/'s
+// uniform and RTS scenes of a few thousand boxes. The package's tests set
+// parallelMinBoxes to 0, so two workers here really run on two goroutines:
+// this is the comparison parallelMinBoxes is chosen from.
+func BenchmarkSmallPasses(b *testing.B) {
+	for _, sc := range []struct {
+		name string
+		make func(*rand.Rand, int, *soa.Boxes)
+	}{{"uniform", scene.Uniform}, {"rts", scene.RTS}} {
+		for _, n := range []int{5000, 10000, 20000} {
+			var boxes soa.Boxes
+			sc.make(rand.New(rand.NewPCG(uint64(n), 3)), n, &boxes)
+			for _, workers := range []int{1, 2} {
+				b.Run(fmt.Sprintf("scene=%s/n=%d/workers=%d", sc.name, n, workers), func(b *testing.B) {
+					f := Finder{Workers: workers}
+					dst := f.All(nil, &boxes)
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						dst = f.All(dst[:0], &boxes)
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/box")
+				})
+			}
+		}
+	}
+}

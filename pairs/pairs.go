@@ -1019,17 +1019,16 @@ func (f *Finder) isSmall(n int) bool {
 	return n < parallelMinBoxes && f.lastPairs < mergeParallelPairs
 }
 
-// parallelMinBoxes is the fewest boxes (of both sets, for Between) a pass runs
-// on more than one worker, unless it has many pairs (see isSmall). Below it,
-// waking another core and handing out the work cost more than the second
-// worker saved. A scratch benchmark of All (-benchtime 0.3s, one run) measured
-// two workers slower than one at 5,000 boxes on bench/'s uniform scene (74.6
-// against 55.8 ns a box) and RTS scene (266 against 244), and faster from
-// 20,000 boxes on; at 10,000, BenchmarkAllPairs (avx2, 4 rounds) measured two
-// workers about as fast as one on the uniform scene (64 to 86 against 62 to 67
-// ns a box) and faster on the RTS scene (219 to 245 against 286 to 292). The
-// package's tests set it to 0, so that their small scenes run on several
-// workers.
+// parallelMinBoxes is the fewest boxes (of both sets, for Between) a pass
+// runs on more than one worker, unless it has many pairs (see isSmall).
+// Below it, waking another core and handing out the work cost more than
+// the second worker saved. BenchmarkSmallPasses (-benchtime 0.3s, 6
+// rounds, benchstat -col /workers) measured two workers against one at
+// 5,000 boxes 40% slower on bench/'s uniform scene (79.3 against 56.7 ns a
+// box) and 7% on its RTS scene; at 10,000, 8% slower on the uniform scene
+// and 9% faster on the RTS scene (p=0.035); at 20,000, 11% and 18%
+// faster. The package's tests set it to 0, so that their small scenes run
+// on several workers.
 var parallelMinBoxes = 8192
 
 // yieldEvery is how many polls of a spinning wait go by between calls of

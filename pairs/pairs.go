@@ -966,10 +966,10 @@ func (f *Finder) room(w *worker, n int) []Pair {
 // when it ends (stopHelpers). Between phases they wait by spinning, yielding
 // their P now and then, and the calling goroutine waits for them the same way,
 // so that no P goes idle inside a pass: on the README's second machine a
-// goroutine started with a go statement while its starter kept running began
-// 75 µs to 1 ms later (medians 124 to 184 µs in three runs of a scratch
-// program, 200 to 300 tries each), and a pass used to start its helpers anew
-// for each of its five or more phases. Alternating runs of the builds before
+// goroutine started with a go statement while its starter kept running
+// began a median 583 to 841 µs later, and a tenth of them not before a
+// millisecond (bench's BenchmarkGoStart, 3 runs), and a pass used to start
+// its helpers anew for each of its five or more phases. Alternating runs of the builds before
 // and after (BenchmarkAllPairs, avx2, 100,000 boxes, 8 rounds) measured the
 // two-worker uniform pass 3% faster (67.6 to 65.5 ns a box, p=0.02) and the
 // RTS pass unchanged. (A version an earlier session tried, whose helpers spun

@@ -25,8 +25,9 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
-	"github.com/obb2d/obb2d/internal/memfloor"
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/bench/internal/memfloor"
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/kernel"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
@@ -130,7 +131,7 @@ func impls() []string { return append([]string{"scalar", "floor"}, kernel.Impls(
 
 func benchScene(b *testing.B, make func(n int) (*soa.Boxes, obb.Box), ns []int) {
 	saved := kernel.Impl()
-	defer kernel.SetImpl(saved)
+	defer batch.Use(saved)
 	for _, n := range ns {
 		boxes, query := make(n)
 		for _, impl := range impls() {
@@ -174,7 +175,7 @@ func runner(b *testing.B, impl string, boxes *soa.Boxes, query obb.Box) func() {
 			}
 		}
 	}
-	if err := kernel.SetImpl(impl); err != nil {
+	if err := batch.Use(impl); err != nil {
 		b.Fatal(err)
 	}
 	return func() { kernel.Overlaps(&q, boxes, out) }

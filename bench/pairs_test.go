@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/obb2d/obb2d/bench/internal/aabbtree"
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/kernel"
 	"github.com/obb2d/obb2d/pairs"
 	"github.com/obb2d/obb2d/soa"
@@ -32,7 +33,7 @@ var pairScenes = []struct {
 // the kernel.
 func BenchmarkAllPairs(b *testing.B) {
 	saved := kernel.Impl()
-	defer kernel.SetImpl(saved)
+	defer batch.Use(saved)
 	for _, sc := range pairScenes {
 		for _, n := range sc.sizes {
 			if testing.Short() && n > 1000 {
@@ -44,7 +45,7 @@ func BenchmarkAllPairs(b *testing.B) {
 				for _, workers := range []int{1, 2} {
 					name := fmt.Sprintf("scene=%s/impl=%s/workers=%d/n=%d", sc.name, impl, workers, n)
 					b.Run(name, func(b *testing.B) {
-						kernel.SetImpl(impl)
+						batch.Use(impl)
 						f := pairs.Finder{Workers: workers}
 						found := f.All(nil, &boxes)
 						b.ReportAllocs()
@@ -100,7 +101,7 @@ func BenchmarkAllPairs(b *testing.B) {
 // the sort and the merge cost every kernel the same.
 func BenchmarkSweep(b *testing.B) {
 	saved := kernel.Impl()
-	defer kernel.SetImpl(saved)
+	defer batch.Use(saved)
 	n := 100000
 	if testing.Short() {
 		n = 1000
@@ -109,17 +110,17 @@ func BenchmarkSweep(b *testing.B) {
 		var boxes soa.Boxes
 		sc.make(rand.New(rand.NewPCG(uint64(n), 3)), n, &boxes)
 		sorted, lo, hi, reach := sortedAlongX(&boxes)
-		out := make([]kernel.Hit, 1024)
+		out := make([]batch.Hit, 1024)
 		for _, impl := range kernel.Impls() {
 			b.Run(fmt.Sprintf("scene=%s/impl=%s/n=%d", sc.name, impl, n), func(b *testing.B) {
-				kernel.SetImpl(impl)
+				batch.Use(impl)
 				hits, candidates := 0, 0
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
 					hits = 0
-					st := kernel.SweepState{Q: 0, C: 1}
+					st := batch.SweepState{Q: 0, C: 1}
 					for st.Q < n {
-						hits += kernel.Sweep(sorted, lo, hi, reach, &st, n, out)
+						hits += batch.Sweep(sorted, lo, hi, reach, &st, n, out)
 					}
 					candidates = st.Candidates
 				}
@@ -163,13 +164,13 @@ func report(b *testing.B, boxes, found, candidates int) {
 
 // BenchmarkFilter is the narrow phase over a candidate list: every pair
 // whose bounds overlap on x in a uniform scene, as a sweep broad phase would
-// emit them, through pairs.Finder.Filter (kernel.PairOverlaps plus
+// emit them, through pairs.Finder.Filter (batch.Pairs plus
 // collecting the survivors). order=grouped lists each first box's candidates
 // together; order=shuffled mixes them, so neighbouring pairs name unrelated
 // boxes. impl=scalar is obb.Box.Overlaps in a loop over the list.
 func BenchmarkFilter(b *testing.B) {
 	saved := kernel.Impl()
-	defer kernel.SetImpl(saved)
+	defer batch.Use(saved)
 	boxes, orders := filterScene(b)
 	for _, order := range orders {
 		for _, impl := range append([]string{"scalar"}, kernel.Impls()...) {
@@ -187,7 +188,7 @@ func BenchmarkFilter(b *testing.B) {
 						}
 					}
 				} else {
-					kernel.SetImpl(impl)
+					batch.Use(impl)
 				}
 				run()
 				b.ReportAllocs()
@@ -202,13 +203,13 @@ func BenchmarkFilter(b *testing.B) {
 	}
 }
 
-// BenchmarkPairKernel is kernel.PairOverlaps on the same candidate lists as
+// BenchmarkPairKernel is batch.Pairs on the same candidate lists as
 // BenchmarkFilter: every pair's two boxes gathered from the columns
 // (VGATHERDPS with avx2 and avx512; the lane test in Go with generic),
 // whatever the order.
 func BenchmarkPairKernel(b *testing.B) {
 	saved := kernel.Impl()
-	defer kernel.SetImpl(saved)
+	defer batch.Use(saved)
 	boxes, orders := filterScene(b)
 	for _, order := range orders {
 		ij := make([]int32, 0, 2*len(order.list))
@@ -218,11 +219,11 @@ func BenchmarkPairKernel(b *testing.B) {
 		out := make([]uint64, kernel.Words(len(order.list)))
 		for _, impl := range kernel.Impls() {
 			b.Run(fmt.Sprintf("order=%s/impl=%s/n=%d", order.name, impl, len(order.list)), func(b *testing.B) {
-				kernel.SetImpl(impl)
+				batch.Use(impl)
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					kernel.PairOverlaps(boxes, boxes, ij, out)
+					batch.Pairs(boxes, boxes, ij, out)
 				}
 				reportPerPair(b, len(order.list))
 			})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/obb2d/obb2d/bench/internal/answers"
 	"github.com/obb2d/obb2d/bench/internal/seeds"
+	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/kernel"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
@@ -70,7 +71,7 @@ func TestSeedPortAnswers(t *testing.T) {
 // takes 112 bytes a box.
 func BenchmarkSeedPorts(b *testing.B) {
 	saved := kernel.Impl()
-	defer kernel.SetImpl(saved)
+	defer batch.Use(saved)
 	c := cpuid.CPU.Cache
 	round := func(bytes int) int { return max(64, bytes/soa.BytesPerBox/64*64) }
 	for _, n := range []int{round(cacheSize(c.L1D, 32<<10) / 2), 4096, round(cacheSize(c.L2, 1<<20) / 2)} {

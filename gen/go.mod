@@ -9,5 +9,3 @@ require (
 	golang.org/x/sync v0.8.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
-
-replace github.com/obb2d/obb2d => ../

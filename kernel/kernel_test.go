@@ -10,24 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/testkit"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
-
-// forEachImpl runs f once with every implementation this CPU can run
-// selected, and restores the selection afterwards.
-func forEachImpl(t *testing.T, f func(t *testing.T)) {
-	t.Helper()
-	saved := Impl()
-	defer SetImpl(saved)
-	for _, name := range Impls() {
-		if err := SetImpl(name); err != nil {
-			t.Fatal(err)
-		}
-		t.Run("impl="+name, f)
-	}
-}
 
 // testLengths is every length up to three groups of the widest kernel,
 // unrolled, every length around where the assembly's prefetching loop
@@ -44,30 +31,6 @@ func testLengths() []int {
 	return append(ns, 1024, 4096, 4099)
 }
 
-// randomSet makes n boxes near the query so that roughly half overlap.
-func randomSet(r *rand.Rand, n int) *soa.Boxes {
-	var b soa.Boxes
-	for i := 0; i < n; i++ {
-		p := scene.Generators[r.IntN(len(scene.Generators))].Make(r)
-		p.B.Center = obb.Vec2{X: p.B.Center.X - p.A.Center.X, Y: p.B.Center.Y - p.A.Center.Y}
-		b.Append(p.B)
-	}
-	return &b
-}
-
-// scalarBits is the bitset obb.Box.Overlaps gives, one pair at a time.
-func scalarBits(q obb.Box, b *soa.Boxes) []uint64 {
-	out := make([]uint64, Words(b.Len()))
-	for i := 0; i < b.Len(); i++ {
-		if q.Overlaps(b.At(i)) {
-			out[i/64] |= 1 << (i % 64)
-		}
-	}
-	return out
-}
-
-const sentinel = 0xdeadbeefcafef00d
-
 // checkBits runs Overlaps with sentinels around the output and compares with
 // want, bit for bit.
 func checkBits(t *testing.T, q *Query, b *soa.Boxes, want []uint64) {
@@ -75,10 +38,10 @@ func checkBits(t *testing.T, q *Query, b *soa.Boxes, want []uint64) {
 	n := b.Len()
 	buf := make([]uint64, Words(n)+2)
 	for i := range buf {
-		buf[i] = sentinel
+		buf[i] = testkit.Sentinel
 	}
 	Overlaps(q, b, buf[:Words(n)])
-	if buf[Words(n)] != sentinel || buf[Words(n)+1] != sentinel {
+	if buf[Words(n)] != testkit.Sentinel || buf[Words(n)+1] != testkit.Sentinel {
 		t.Fatalf("n=%d: wrote past the bitset's %d words", n, Words(n))
 	}
 	for w := range want {
@@ -95,13 +58,13 @@ func checkBits(t *testing.T, q *Query, b *soa.Boxes, want []uint64) {
 }
 
 func TestKernelMatchesScalar(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(1, 2))
 		for _, n := range testLengths() {
-			b := randomSet(r, n)
+			b := testkit.RandomSet(r, n)
 			qb := obb.New(obb.Vec2{}, float32(1+r.Float64()*20), float32(1+r.Float64()*20), r.Float64()*6)
 			q := NewQuery(qb)
-			want := scalarBits(qb, b)
+			want := testkit.ScalarBits(qb, b)
 			checkBits(t, &q, b, want)
 			ones := 0
 			for _, w := range want {
@@ -114,20 +77,6 @@ func TestKernelMatchesScalar(t *testing.T) {
 	})
 }
 
-// hostileSet fills every column with a mix of ordinary boxes and hostile
-// values.
-func hostileSet(r *rand.Rand, n int) *soa.Boxes {
-	b := randomSet(r, n)
-	cols := [6][]float32{b.CX, b.CY, b.UX, b.UY, b.HX, b.HY}
-	for i := 0; i < n; i++ {
-		if r.IntN(3) == 0 {
-			col := cols[r.IntN(6)]
-			col[i] = scene.Hostile[r.IntN(len(scene.Hostile))]
-		}
-	}
-	return b
-}
-
 func hostileQuery(r *rand.Rand) obb.Box {
 	q := obb.New(obb.Vec2{}, 6, 3, r.Float64()*6)
 	if r.IntN(2) == 0 {
@@ -138,16 +87,16 @@ func hostileQuery(r *rand.Rand) obb.Box {
 }
 
 func TestKernelHostileValues(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(3, 4))
 		for round := 0; round < 200; round++ {
 			n := r.IntN(200)
-			b := hostileSet(r, n)
+			b := testkit.HostileSet(r, n)
 			qb := hostileQuery(r)
 			q := NewQuery(qb)
 			// The scalar test is the reference for every input; generic is
 			// checked against it here too.
-			checkBits(t, &q, b, scalarBits(qb, b))
+			checkBits(t, &q, b, testkit.ScalarBits(qb, b))
 		}
 	})
 }
@@ -162,7 +111,7 @@ func TestKernelGolden(t *testing.T) {
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("golden cases: %v (%d)", err, len(cases))
 	}
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		for _, c := range cases {
 			// Each box as the query against the other placed at every lane
 			// position of a group, so every lane of the kernel sees it.
@@ -187,10 +136,10 @@ func TestKernelGolden(t *testing.T) {
 }
 
 func TestAppendOverlapping(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(5, 6))
 		for _, n := range []int{0, 1, 7, 63, 64, 65, 511, 512, 513, 1500} {
-			b := randomSet(r, n)
+			b := testkit.RandomSet(r, n)
 			qb := obb.New(obb.Vec2{}, 10, 4, 0.4)
 			q := NewQuery(qb)
 			prefix := []int32{-7}
@@ -219,49 +168,34 @@ func TestAppendOverlapping(t *testing.T) {
 	})
 }
 
-func mustPanic(t *testing.T, want string, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		if r == nil {
-			t.Fatalf("no panic; want one mentioning %q", want)
-		}
-		if msg := fmt.Sprint(r); !strings.Contains(msg, want) {
-			t.Fatalf("panic %q does not mention %q", msg, want)
-		}
-	}()
-	f()
-}
-
 func TestProgrammingErrorsPanicBeforeWriting(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		q := NewQuery(obb.New(obb.Vec2{}, 1, 1, 0))
-		b := randomSet(rand.New(rand.NewPCG(1, 1)), 130)
-		short := []uint64{sentinel, sentinel}
-		mustPanic(t, "out has 2 words, need 3 for 130 boxes", func() { Overlaps(&q, b, short) })
-		if short[0] != sentinel || short[1] != sentinel {
+		b := testkit.RandomSet(rand.New(rand.NewPCG(1, 1)), 130)
+		short := []uint64{testkit.Sentinel, testkit.Sentinel}
+		testkit.MustPanic(t, "out has 2 words, need 3 for 130 boxes", func() { Overlaps(&q, b, short) })
+		if short[0] != testkit.Sentinel || short[1] != testkit.Sentinel {
 			t.Fatal("Overlaps wrote to a too-short output before panicking")
 		}
 		for c := 0; c < 6; c++ {
 			bad := *b
 			cols := [6]*[]float32{&bad.CX, &bad.CY, &bad.UX, &bad.UY, &bad.HX, &bad.HY}
 			*cols[c] = (*cols[c])[:129]
-			out := []uint64{sentinel, sentinel, sentinel}
-			mustPanic(t, "unequal lengths", func() { Overlaps(&q, &bad, out) })
-			if out[0] != sentinel {
+			out := []uint64{testkit.Sentinel, testkit.Sentinel, testkit.Sentinel}
+			testkit.MustPanic(t, "unequal lengths", func() { Overlaps(&q, &bad, out) })
+			if out[0] != testkit.Sentinel {
 				t.Fatal("Overlaps wrote before panicking on unequal columns")
 			}
-			mustPanic(t, "unequal lengths", func() { AppendOverlapping(nil, &q, &bad) })
+			testkit.MustPanic(t, "unequal lengths", func() { AppendOverlapping(nil, &q, &bad) })
 		}
-		mustPanic(t, "range [5:4]", func() { AppendOverlappingRange(nil, &q, b, 5, 4) })
-		mustPanic(t, "range [0:131]", func() { AppendOverlappingRange(nil, &q, b, 0, 131) })
+		testkit.MustPanic(t, "range [5:4]", func() { AppendOverlappingRange(nil, &q, b, 5, 4) })
+		testkit.MustPanic(t, "range [0:131]", func() { AppendOverlappingRange(nil, &q, b, 0, 131) })
 	})
 }
 
 func TestNoAllocations(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
-		b := randomSet(rand.New(rand.NewPCG(9, 9)), 4096)
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		b := testkit.RandomSet(rand.New(rand.NewPCG(9, 9)), 4096)
 		q := NewQuery(obb.New(obb.Vec2{}, 30, 30, 0.2))
 		out := make([]uint64, Words(b.Len()))
 		if a := testing.AllocsPerRun(20, func() { Overlaps(&q, b, out) }); a != 0 {
@@ -275,29 +209,6 @@ func TestNoAllocations(t *testing.T) {
 			t.Error("the allocation test found no overlaps: it would not exercise the append path")
 		}
 	})
-}
-
-func TestSetImpl(t *testing.T) {
-	saved := Impl()
-	defer SetImpl(saved)
-	if err := SetImpl("sse9"); err == nil || !strings.Contains(err.Error(), `unknown implementation "sse9"`) {
-		t.Errorf("SetImpl(sse9) = %v", err)
-	}
-	if Impl() != saved {
-		t.Errorf("a failed SetImpl changed the implementation to %s", Impl())
-	}
-	for i, name := range implNames {
-		err := SetImpl(name)
-		if implAvailable[i] != (err == nil) {
-			t.Errorf("SetImpl(%s) = %v, available %v", name, err, implAvailable[i])
-		}
-		if err != nil && !strings.Contains(err.Error(), "not available") {
-			t.Errorf("SetImpl(%s) error does not say it is unavailable: %v", name, err)
-		}
-	}
-	if got := Impls(); got[0] != "generic" {
-		t.Errorf("Impls() = %v, want generic first", got)
-	}
 }
 
 // TestEnvVar starts the test binary again with OBB2D_KERNEL set.
@@ -330,30 +241,16 @@ func FuzzKernel(f *testing.F) {
 	f.Add(uint64(3), uint16(65), float32(0), float32(0), float32(0), float32(0), float32(-1), float32(math.Inf(1)))
 	f.Fuzz(func(t *testing.T, seed uint64, n uint16, cx, cy, ux, uy, hx, hy float32) {
 		r := rand.New(rand.NewPCG(seed, seed>>7))
-		b := hostileSet(r, int(n%600))
+		b := testkit.HostileSet(r, int(n%600))
 		qb := obb.Box{Center: obb.Vec2{X: cx, Y: cy}, Axis: obb.Vec2{X: ux, Y: uy}, Half: obb.Vec2{X: hx, Y: hy}}
 		q := NewQuery(qb)
-		want := make([]uint64, Words(b.Len()))
-		overlapsGenericChecked(&q, b, want)
-		if fmt.Sprint(want) != fmt.Sprint(scalarBits(qb, b)) {
-			t.Fatalf("generic kernel differs from obb.Box.Overlaps for query %+v", qb)
-		}
-		for _, name := range Impls() {
+		want := testkit.ScalarBits(qb, b)
+		testkit.EachImpl(func(name string) {
 			got := make([]uint64, Words(b.Len()))
-			saved := Impl()
-			SetImpl(name)
 			Overlaps(&q, b, got)
-			SetImpl(saved)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("%s differs from generic for query %+v, n=%d", name, qb, b.Len())
+				t.Fatalf("%s differs from obb.Box.Overlaps for query %+v, n=%d", name, qb, b.Len())
 			}
-		}
+		})
 	})
-}
-
-// overlapsGenericChecked runs the generic kernel directly.
-func overlapsGenericChecked(q *Query, b *soa.Boxes, out []uint64) {
-	if b.Len() > 0 {
-		overlapsGeneric(q, b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, out)
-	}
 }

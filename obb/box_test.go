@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
 )
 

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/obb2d/obb2d/internal/exact"
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/testkit/exact"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
 )
 

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/obb2d/obb2d/internal/exact"
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/testkit/exact"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
 )
 

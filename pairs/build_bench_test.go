@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/soa"
 )
 
@@ -21,13 +21,11 @@ func BenchmarkBuild(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d/n=%d", workers, n), func(b *testing.B) {
 			f := Finder{Workers: workers}
-			f.build(&f.a, &boxes, sweepAxis(&boxes), true)
-			f.stopHelpers()
+			f.sortSet(&boxes, sweepAxis(&boxes), true)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				f.build(&f.a, &boxes, sweepAxis(&boxes), true)
-				f.stopHelpers()
+				f.sortSet(&boxes, sweepAxis(&boxes), true)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/box")
 		})

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/obb2d/obb2d/soa"
 )
 
 // defaultParallelMinBoxes is parallelMinBoxes as the package sets it.
@@ -80,4 +82,12 @@ func finderAllocs() int64 {
 		}
 	}
 	return total
+}
+
+// sortSet sorts b into f.a as a pass would, on the workers a pass over b
+// gets, and ends the pass.
+func (f *Finder) sortSet(b *soa.Boxes, useY, withLo bool) {
+	f.crew.begin(f.workers(b.Len()), &f.out)
+	defer f.crew.stop()
+	f.a.build(&f.crew, b, useY, withLo)
 }

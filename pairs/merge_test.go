@@ -55,15 +55,15 @@ func TestParallelMerge(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("%s, %d workers: %d pairs, want %d", what, workers, len(got), len(want))
 			}
-			if len(f.mergeCut) != workers+1 {
-				t.Errorf("%s, %d workers: merge used %d ranges", what, workers, len(f.mergeCut)-1)
+			if len(f.merger.cut) != workers+1 {
+				t.Errorf("%s, %d workers: merge used %d ranges", what, workers, len(f.merger.cut)-1)
 				return
 			}
 			total := len(got)
 			for k := range workers {
 				// The cuts come from 1024 sampled pairs: each range holds
 				// its share give or take far less than half of it.
-				if n := f.mergeStart[k+1] - f.mergeStart[k]; 2*n*workers < total || 2*n*workers > 3*total {
+				if n := f.merger.start[k+1] - f.merger.start[k]; 2*n*workers < total || 2*n*workers > 3*total {
 					t.Errorf("%s, %d workers: range %d holds %d of %d pairs", what, workers, k, n, total)
 				}
 			}
@@ -141,10 +141,10 @@ func TestScratchStaysPut(t *testing.T) {
 				return
 			}
 			all = f.All(all[:0], &clustered)
-			shares[f.wk[0].candidates] = true
+			shares[f.crew.wk[0].candidates] = true
 		}
 		if len(shares) < 2 {
-			t.Errorf("%d workers: worker 0 tested %d candidates in every pass: the split of the work never varied", workers, f.wk[0].candidates)
+			t.Errorf("%d workers: worker 0 tested %d candidates in every pass: the split of the work never varied", workers, f.crew.wk[0].candidates)
 		}
 	}
 }
@@ -219,11 +219,11 @@ func TestSmallPassesRunOnOneWorker(t *testing.T) {
 		want := one.All(nil, c.b)
 		f := Finder{Workers: 2}
 		for pass, helpers := range c.helpers {
-			f.helpers = nil
+			f.crew.helpers = nil
 			if got := f.All(nil, c.b); !slices.Equal(got, want) {
 				t.Fatalf("%s, pass %d: two workers found %d pairs, one %d", c.name, pass+1, len(got), len(want))
 			}
-			if started := len(f.helpers) > 0; started != helpers {
+			if started := len(f.crew.helpers) > 0; started != helpers {
 				t.Errorf("%s, pass %d: helpers started %v, want %v", c.name, pass+1, started, helpers)
 			}
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/obb2d/obb2d/kernel"
+	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/soa"
 )
 
@@ -30,7 +30,7 @@ func (e *IndexError) Error() string {
 // pass the set as both a and b. Repeated pairs and I == J are allowed (a box
 // overlaps itself unless it holds a NaN).
 //
-// The pairs go to kernel.PairOverlaps, which gathers both boxes of 8 pairs
+// The pairs go to batch.Pairs, which gathers both boxes of 8 pairs
 // at a time, so the list runs at the same speed in any order. (Copying the
 // second boxes of each run of pairs that share a first box into columns for
 // the one-against-many kernel measured slower even on lists grouped that
@@ -38,11 +38,11 @@ func (e *IndexError) Error() string {
 //
 // It returns an *[IndexError], having written nothing, when a pair names a
 // box outside its set. It panics, before writing, if out is shorter than
-// kernel.Words(len(pairs)) or a set's columns differ in length.
+// batch.Words(len(pairs)) or a set's columns differ in length.
 func (f *Finder) Check(out []uint64, a, b *soa.Boxes, pairs []Pair) error {
 	na, nb := a.Len(), b.Len()
-	if len(out) < kernel.Words(len(pairs)) {
-		panic(fmt.Sprintf("pairs: out has %d words, need %d for %d pairs", len(out), kernel.Words(len(pairs)), len(pairs)))
+	if len(out) < batch.Words(len(pairs)) {
+		panic(fmt.Sprintf("pairs: out has %d words, need %d for %d pairs", len(out), batch.Words(len(pairs)), len(pairs)))
 	}
 	for k, p := range pairs {
 		if p.I < 0 || int(p.I) >= na {
@@ -58,7 +58,7 @@ func (f *Finder) Check(out []uint64, a, b *soa.Boxes, pairs []Pair) error {
 	// Pair is two int32s, I then J, with no padding: the list is already
 	// the interleaved index list the kernel reads.
 	ij := unsafe.Slice((*int32)(unsafe.Pointer(&pairs[0])), 2*len(pairs))
-	kernel.PairOverlaps(a, b, ij, out[:kernel.Words(len(pairs))])
+	batch.Pairs(a, b, ij, out[:batch.Words(len(pairs))])
 	return nil
 }
 
@@ -67,7 +67,7 @@ func (f *Finder) Check(out []uint64, a, b *soa.Boxes, pairs []Pair) error {
 // returns dst unchanged and an *[IndexError] when a pair names a box outside
 // its set.
 func (f *Finder) Filter(dst []Pair, a, b *soa.Boxes, pairs []Pair) ([]Pair, error) {
-	words := kernel.Words(len(pairs))
+	words := batch.Words(len(pairs))
 	if cap(f.filter) < words {
 		f.filter = make([]uint64, words)
 	}

@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/testkit"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/kernel"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/pairs"
@@ -199,27 +200,12 @@ func sizes(scene string) []int {
 	return ns
 }
 
-// eachImpl calls f with each kernel selected, restoring the choice after.
-func eachImpl(f func(impl string)) {
-	saved := kernel.Impl()
-	defer kernel.SetImpl(saved)
-	for _, name := range kernel.Impls() {
-		kernel.SetImpl(name)
-		f(name)
-	}
-}
-
-// forEachImpl runs f as a subtest with each kernel selected.
-func forEachImpl(t *testing.T, f func(t *testing.T)) {
-	eachImpl(func(name string) { t.Run("impl="+name, f) })
-}
-
 func TestAllMatchesBruteForce(t *testing.T) {
 	for name, make := range scenes() {
 		for _, n := range sizes(name) {
 			b := make(rand.New(rand.NewPCG(uint64(n), 99)), n)
 			want := bruteAll(b)
-			eachImpl(func(impl string) {
+			testkit.EachImpl(func(impl string) {
 				for _, workers := range []int{1, 2, 3} {
 					f := pairs.Finder{Workers: workers}
 					if got := f.All(nil, b); !slices.Equal(got, want) {
@@ -239,7 +225,7 @@ func TestBetweenMatchesBruteForce(t *testing.T) {
 			moving := make(r, n/3+1)
 			static := make(r, n)
 			want := bruteBetween(moving, static)
-			eachImpl(func(impl string) {
+			testkit.EachImpl(func(impl string) {
 				for _, workers := range []int{1, 2} {
 					f := pairs.Finder{Workers: workers}
 					if got := f.Between(nil, moving, static); !slices.Equal(got, want) {
@@ -262,7 +248,7 @@ func firstDiff(got, want []pairs.Pair) string {
 }
 
 func TestCheckAndFilter(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(5, 5))
 		b := scenes()["near-touching-and-hostile"](r, 300)
 		var list []pairs.Pair

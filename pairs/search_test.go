@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
@@ -92,7 +92,7 @@ func TestFirstAboveMatchesLinearScan(t *testing.T) {
 func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 8))
 	for _, n := range []int{0, 1, 5, 511, 512, 513, 3000, 20000} {
-		for _, layout := range []string{"uniform", "clustered", "identical", "side-path"} {
+		for _, layout := range []string{"uniform", "clustered", "identical", "invalid"} {
 			var b soa.Boxes
 			scene.Uniform(r, n, &b)
 			for i := 0; i < n; i++ {
@@ -101,7 +101,7 @@ func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 					b.CX[i] = float32(r.IntN(4)) * 1e4
 				case "identical":
 					b.Set(i, b.At(0))
-				case "side-path":
+				case "invalid":
 					if i%7 == 0 {
 						b.HX[i] = float32(math.NaN())
 					}
@@ -109,11 +109,10 @@ func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 			}
 			for _, workers := range []int{1, 2} {
 				f := Finder{Workers: workers}
-				f.build(&f.a, &b, false, true)
-				f.stopHelpers()
+				f.sortSet(&b, false, true)
 				s := &f.a
-				if len(s.start)+len(s.special) != n {
-					t.Fatalf("%s n=%d: %d sorted and %d side-path boxes", layout, n, len(s.start), len(s.special))
+				if len(s.start)+len(s.invalid) != n {
+					t.Fatalf("%s n=%d: %d sorted and %d invalid boxes", layout, n, len(s.start), len(s.invalid))
 				}
 				seen := make([]bool, n)
 				for p, i := range s.index {

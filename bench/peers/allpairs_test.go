@@ -10,8 +10,8 @@ import (
 	"github.com/jakecoffman/cp/v2"
 	"github.com/solarlune/resolv"
 
-	"github.com/obb2d/obb2d/internal/exact"
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/testkit/exact"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/pairs"
 	"github.com/obb2d/obb2d/soa"

@@ -5,8 +5,9 @@ import (
 	"testing"
 
 	"github.com/obb2d/obb2d/bench/internal/answers"
-	"github.com/obb2d/obb2d/internal/exact"
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/testkit/exact"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/kernel"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
@@ -72,7 +73,7 @@ func mapScene(n int) ([]obb.Box, obb.Box) {
 // the exact oracle's.
 func BenchmarkPeerOverlaps(b *testing.B) {
 	saved := kernel.Impl()
-	defer kernel.SetImpl(saved)
+	defer batch.Use(saved)
 	for _, n := range []int{640, 4096} {
 		boxes, query := mapScene(n)
 		want := make([]bool, n)
@@ -96,7 +97,7 @@ func BenchmarkPeerOverlaps(b *testing.B) {
 		for _, k := range kernel.Impls() {
 			q, words := kernel.NewQuery(query), make([]uint64, kernel.Words(n))
 			impls = append(impls, impl{k, func(got []bool) {
-				kernel.SetImpl(k)
+				batch.Use(k)
 				kernel.Overlaps(&q, &soaBoxes, words)
 				for i := range got {
 					got[i] = words[i>>6]>>(i&63)&1 != 0

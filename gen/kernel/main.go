@@ -1,87 +1,28 @@
-// Command kernel writes obb2d's amd64 assembly kernels with avo: the
-// one-query-against-many-boxes overlap test, once for AVX2 (8 lanes in YMM
-// registers) and once for AVX-512 (16 lanes in ZMM registers, results in mask
-// registers), from the same code with the lane width as a parameter.
+// Command kernel writes obb2d's amd64 assembly kernels with avo (package
+// internal/batch): one query box against many, runs of boxes behind a reach
+// test, the sweep over a sorted set, and the pair-list gather. Each is
+// generated from one width-parameterised description, for AVX2 (8 lanes in
+// YMM registers) and AVX-512 (16 lanes in ZMM registers, results in mask
+// registers); the pair-list gather is generated for AVX2 only.
 //
-// Run it through go generate in the kernel package:
+// Regenerate from the repository's root with
 //
-//	cd kernel && go generate
-//
-// which runs
-//
-//	go run -C ../gen ./kernel -out ../kernel/overlaps_amd64.s -stubs ../kernel/overlaps_amd64.go -pkg kernel
+//	go generate ./internal/batch
 //
 // The operations follow, one for one and in the same order, the formula in
 // the documentation of package obb: VMULPS, VADDPS and VSUBPS only (never a
 // fused multiply-add), |x| as an AND that clears the sign bit, and the
-// ordered quiet predicate LE_OQ for p <= r, which is false on NaN exactly like
-// Go's <=.
+// ordered quiet predicate LE_OQ for p <= r, which is false on NaN exactly
+// like Go's <=. group.go emits that test for one group of lanes; the other
+// files emit the loops around it.
 package main
 
 import (
-	"fmt"
-
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
-	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/obb2d/obb2d/gen/internal/header"
 )
-
-// cmpLEOQ is the VCMPPS predicate "less than or equal, ordered, quiet": the
-// comparison Go's p <= r makes (false when either side is NaN, no exception
-// on quiet NaN).
-const cmpLEOQ = 0x12
-
-// earlyExit makes each group skip the other box's two axes when a's two axes
-// already separate every lane. Measured: about 1.7x faster on the
-// building-placement scene, no slower on the dense scene.
-const earlyExit = true
-
-// unroll is how many groups one iteration of the main loop tests. Two
-// measured no faster than one on the machine the README quotes, in memory or
-// in cache; the kernel tests cover every length up to three iterations of
-// unroll 2.
-const unroll = 1
-
-// prefetch is how far ahead, in bytes of each column, the first loop asks
-// for later data with PREFETCHT0, one cache line per column per iteration
-// (two groups of AVX2, one of AVX-512), while more than that is left. With
-// the columns a cache line apart in the page (soa.Boxes.Grow), it brought
-// the AVX2 kernel on a set the size of L3 from 1.41x to 1.15x the time of a
-// plain streaming read (BenchmarkOverlaps, the README's runs). Set to 1024
-// or 2048 and regenerated, it measured no better in alternating runs, and
-// a prefetch every group instead of every line cost about 10% at n=4096.
-// The loop runs only while the prefetched element is inside the slice, so
-// even this hint never names memory past its end.
-const prefetch = 512
-
-// width describes one instruction set the kernel is generated for.
-type width struct {
-	name   string // suffix of the Go function: overlapsAVX2, overlapsAVX512
-	lanes  int    // float32 lanes per vector register
-	avx512 bool   // results in mask registers, masked loads with K registers
-}
-
-func (w width) vec() VecVirtual {
-	if w.avx512 {
-		return ZMM()
-	}
-	return YMM()
-}
-
-// and emits dst = a & b on float bit patterns. VANDPS on ZMM needs AVX512DQ,
-// so the AVX-512 kernel uses the AVX512F integer form.
-func (w width) and(a, b Op, dst VecVirtual) {
-	if w.avx512 {
-		VPANDD(a, b, dst)
-	} else {
-		VANDPS(a, b, dst)
-	}
-}
-
-// absMask is the float32 sign-clearing mask 0x7fffffff; laneIndex is the
-// int32 lane numbers 0..7, against which the AVX2 tails compare the number
-// of boxes left to enable their lanes.
-var absMask, laneIndex Mem
 
 func main() {
 	ConstraintExpr("amd64,gc,!purego")
@@ -93,321 +34,17 @@ func main() {
 		DATA(4*i, U32(uint32(i)))
 	}
 
-	kernel(width{name: "AVX2", lanes: 8})
-	kernel(width{name: "AVX512", lanes: 16, avx512: true})
+	avx2 := width{name: "AVX2", lanes: 8}
+	avx512 := width{name: "AVX512", lanes: 16, avx512: true}
+	for _, w := range []width{avx2, avx512} {
+		overlapsKernel(w)
+	}
 	pairKernel()
-	for _, pruned := range []bool{false, true} {
-		runKernel(width{name: "AVX2", lanes: 8}, pruned)
-		runKernel(width{name: "AVX512", lanes: 16, avx512: true}, pruned)
+	for _, w := range []width{avx2, avx512} {
+		runKernel(w)
 	}
-	sweepKernel(width{name: "AVX2", lanes: 8})
-	sweepKernel(width{name: "AVX512", lanes: 16, avx512: true})
-	Generate()
-}
-
-// query holds the query box's fields broadcast to every lane.
-type query struct{ cx, cy, ux, uy, hx, hy VecVirtual }
-
-func kernel(w width) {
-	TEXT("overlaps"+w.name, NOSPLIT, "func(qcx, qcy, qux, quy, qhx, qhy float32, cx, cy, ux, uy, hx, hy []float32, out []uint64)")
-	Pragma("noescape")
-	Doc(
-		fmt.Sprintf("overlaps%s sets bit i%%64 of out[i/64] when box i overlaps the query", w.name),
-		fmt.Sprintf("box, %d boxes per step. The caller guarantees len(cx) > 0, equal", w.lanes),
-		"column lengths and len(out) >= (len(cx)+63)/64; the CPU must have BMI2.",
-	)
-
-	// Column base pointers and the box count.
-	names := [6]string{"cx", "cy", "ux", "uy", "hx", "hy"}
-	var cols [6]Register
-	for c, name := range names {
-		cols[c] = Load(Param(name).Base(), GP64())
+	for _, w := range []width{avx2, avx512} {
+		sweepKernel(w)
 	}
-	out := Load(Param("out").Base(), GP64())
-	n := GP64()
-	Load(Param("cx").Len(), n)
-
-	Comment("Broadcast the query box to every lane.")
-	var q query
-	for _, f := range []struct {
-		name string
-		reg  *VecVirtual
-	}{{"qcx", &q.cx}, {"qcy", &q.cy}, {"qux", &q.ux}, {"quy", &q.uy}, {"qhx", &q.hx}, {"qhy", &q.hy}} {
-		*f.reg = w.vec()
-		VBROADCASTSS(paramAddr(f.name), *f.reg)
-	}
-	abs := w.vec()
-	VBROADCASTSS(absMask, abs)
-
-	i, acc, shift := GP64(), GP64(), GP64()
-	XORQ(i, i)
-	XORQ(acc, acc)
-	XORQ(shift, shift)
-
-	full := func(c int) Mem { return Mem{Base: cols[c], Index: i, Scale: 4} }
-	// step emits groups of unroll·lanes boxes, shifted into acc, and stores a
-	// full word when acc fills.
-	// With ahead > 0, the loop also prefetches ahead bytes past its first
-	// group in every column, and runs while the prefetched element is in
-	// the slice, then falls to the main loop without prefetching.
-	step := func(groups int, label string, ahead int) {
-		Label(label)
-		switch {
-		case ahead > 0:
-			CMPQ(n, U32(groups*w.lanes+ahead/4))
-			JBE(LabelRef(fmt.Sprintf("group%d", unroll)))
-		case groups > 1:
-			CMPQ(n, U32(groups*w.lanes))
-			JB(LabelRef(fmt.Sprintf("group%d", groups-1)))
-		default:
-			CMPQ(n, U32(groups*w.lanes))
-			JB(LabelRef("tail"))
-		}
-		for c := range cols {
-			if ahead > 0 {
-				PREFETCHT0(full(c).Offset(ahead))
-			}
-		}
-		var bits Register
-		for g := 0; g < groups; g++ {
-			at := func(c int) Mem { return full(c).Offset(4 * w.lanes * g) }
-			m := group(w, q, abs, at, fmt.Sprintf("%s_%d", label, g), nil)
-			if g == 0 {
-				bits = m
-				continue
-			}
-			SHLQ(U8(w.lanes*g), m)
-			ORQ(m, bits)
-		}
-		ADDQ(U32(groups*w.lanes), i)
-		SUBQ(U32(groups*w.lanes), n)
-		addBits(bits, acc, shift, out, groups*w.lanes, label)
-		JMP(LabelRef(label))
-	}
-	Comment(fmt.Sprintf("Whole groups of %d boxes, %d per iteration; a full bitset word is stored every %d groups.", w.lanes, unroll, 64/w.lanes),
-		fmt.Sprintf("The first loop also prefetches one line %d bytes ahead in each column while more than that is left.", prefetch))
-	step(max(unroll, 64/(4*w.lanes)), "ahead", prefetch)
-	for g := unroll; g >= 1; g-- {
-		step(g, fmt.Sprintf("group%d", g), 0)
-	}
-
-	Label("tail")
-	Comment(
-		fmt.Sprintf("Fewer than %d boxes left: copy them with masked loads, which never", w.lanes),
-		"touch memory of a disabled lane, into a zeroed stack group, test that",
-		"group, and drop the bits of the lanes past the end.",
-	)
-	TESTQ(n, n)
-	JZ(LabelRef("flush"))
-	stack := AllocLocal(6 * 4 * w.lanes)
-	onStack := func(c int) Mem { return stack.Offset(c * 4 * w.lanes) }
-	copyFirst(w, n, 6, full, onStack)
-	m := group(w, q, abs, onStack, "tail", nil)
-	BZHIQ(n, m, m)
-	SHLXQ(shift, m, m)
-	ORQ(m, acc)
-	ADDQ(n, shift)
-
-	Label("flush")
-	storeLastWord(acc, shift, out)
-}
-
-// addBits shifts a group's bits (count of them) into the word acc above the
-// shift bits already there. When that fills the word it stores it at out,
-// advances out and starts an empty word; otherwise it jumps to notFull.
-func addBits(bits, acc, shift, out Register, count int, notFull string) {
-	SHLXQ(shift, bits, bits)
-	ORQ(bits, acc)
-	ADDQ(U32(count), shift)
-	CMPQ(shift, U32(64))
-	JNE(LabelRef(notFull))
-	MOVQ(acc, Mem{Base: out})
-	ADDQ(U32(8), out)
-	XORQ(acc, acc)
-	XORQ(shift, shift)
-}
-
-// copyFirst copies the first count boxes (fewer than a group) of columns
-// 0..ncols-1 at col to the stack group at onStack, with zeros in the other
-// lanes. The
-// masked loads never touch memory of a disabled lane, so a group that would
-// cross the columns' end reads only inside them. The AVX2 lane mask comes
-// from comparing count with the lane numbers, which needs no general
-// register: the run kernel has none to spare there.
-func copyFirst(w width, count GPVirtual, ncols int, col, onStack func(c int) Mem) {
-	tmp := w.vec()
-	if w.avx512 {
-		k := K()
-		ones := GP64()
-		MOVQ(I32(-1), ones)
-		BZHIQ(count, ones, ones)
-		KMOVW(ones.As32(), k)
-		for c := 0; c < ncols; c++ {
-			VMOVUPS_Z(col(c), k, tmp)
-			VMOVUPS(tmp, onStack(c))
-		}
-		return
-	}
-	lanes, broadcast := YMM(), YMM()
-	VMOVD(count.As32(), broadcast.AsX())
-	VPBROADCASTD(broadcast.AsX(), broadcast)
-	VPCMPGTD(laneIndex, broadcast, lanes) // lane l: count > l
-	for c := 0; c < ncols; c++ {
-		VMASKMOVPS(col(c), lanes, tmp)
-		VMOVUPS(tmp, onStack(c))
-	}
-}
-
-// storeLastWord ends a kernel: it stores the bitset's last, partial word
-// (shift bits of acc) at out, if there is one, and returns.
-func storeLastWord(acc, shift, out Register) {
-	Comment("Store the last, partial word, if any.")
-	TESTQ(shift, shift)
-	JZ(LabelRef("done"))
-	MOVQ(acc, Mem{Base: out})
-	Label("done")
-	VZEROUPPER()
-	RET()
-}
-
-// paramAddr returns the stack address of a scalar argument.
-func paramAddr(name string) Mem {
-	b, err := Param(name).Resolve()
-	if err != nil {
-		panic(err)
-	}
-	return b.Addr
-}
-
-// group emits the overlap test of the query against one group of boxes
-// whose columns are at col(0..5) and returns a general register whose low
-// w.lanes bits are the lanes' answers. Every step is one step of the formula
-// in package obb, in its order.
-//
-// With qreach, the query's reach broadcast, the group first tests
-// |b.cy - a.cy| <= b.reach + a.reach with b.reach at col(6), and its lanes'
-// answers are that AND the overlap test; when no lane passes it, the group
-// skips the overlap test (see runKernel).
-func group(w width, q query, abs VecVirtual, col func(c int) Mem, label string, qreach *VecVirtual) Register {
-	cxm, cym, uxm, uym, hxm, hym := col(0), col(1), col(2), col(3), col(4), col(5)
-	vec := w.vec
-	// VSUBPS b, a, d: d = a - b. VMULPS and VADDPS commute exactly, so the
-	// memory operand may stand on either side.
-	Comment("dy = b.cy - a.cy")
-	dy := vec()
-	VMOVUPS(cym, dy)
-	VSUBPS(q.cy, dy, dy)
-
-	result := GP64()
-	var kacc Register
-	var yacc VecVirtual
-	// cmp folds p <= r into the running AND of the lanes' answers.
-	cmp := func(p, r VecVirtual, first bool) {
-		if w.avx512 {
-			if first {
-				kacc = K()
-				VCMPPS(U8(cmpLEOQ), r, p, kacc)
-			} else {
-				VCMPPS(U8(cmpLEOQ), r, p, kacc, kacc)
-			}
-			return
-		}
-		c := vec()
-		VCMPPS(U8(cmpLEOQ), r, p, c)
-		if first {
-			yacc = c
-		} else {
-			VANDPS(c, yacc, yacc)
-		}
-	}
-
-	skip := "skip" + label
-	join := "join" + label
-	// skipIfNone jumps to skip when no lane's answer is true so far.
-	skipIfNone := func() {
-		if w.avx512 {
-			KORTESTW(kacc, kacc)
-		} else {
-			VTESTPS(yacc, yacc)
-		}
-		JZ(LabelRef(skip))
-	}
-	if qreach != nil {
-		Comment("Prune: |dy| <= b.reach + a.reach, or the whole group's answer is 0.")
-		d, r := vec(), vec()
-		w.and(abs, dy, d)
-		VMOVUPS(col(6), r)
-		VADDPS(*qreach, r, r)
-		cmp(d, r, true)
-		skipIfNone()
-	}
-
-	Comment("dx = b.cx - a.cx")
-	dx := vec()
-	VMOVUPS(cxm, dx)
-	VSUBPS(q.cx, dx, dx)
-
-	Comment("ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|")
-	ac, as, t1, t2 := vec(), vec(), vec(), vec()
-	VMULPS(uxm, q.ux, t1)
-	VMULPS(uym, q.uy, t2)
-	VADDPS(t2, t1, ac)
-	w.and(abs, ac, ac)
-	VMULPS(uym, q.ux, t1)
-	VMULPS(uxm, q.uy, t2)
-	VSUBPS(t2, t1, as)
-	w.and(abs, as, as)
-
-	// axis returns the comparison p <= r for one axis, with
-	// p = |x1*y1 ± x2*y2| and r = h + (g1*c1 + g2*c2).
-	type operand = Op
-	proj := func(x1, y1, x2, y2 operand, minus bool) VecVirtual {
-		p, t := vec(), vec()
-		VMULPS(y1, x1, p)
-		VMULPS(y2, x2, t)
-		if minus {
-			VSUBPS(t, p, p)
-		} else {
-			VADDPS(t, p, p)
-		}
-		w.and(abs, p, p)
-		return p
-	}
-	radius := func(h, g1, c1, g2, c2 operand) VecVirtual {
-		r, t := vec(), vec()
-		VMULPS(g1, c1, r)
-		VMULPS(g2, c2, t)
-		VADDPS(t, r, r)
-		VADDPS(h, r, r)
-		return r
-	}
-
-	Comment("axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)")
-	cmp(proj(dx, q.ux, dy, q.uy, false), radius(q.hx, hxm, ac, hym, as), qreach == nil)
-	Comment("axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)")
-	cmp(proj(dy, q.ux, dx, q.uy, true), radius(q.hy, hxm, as, hym, ac), false)
-
-	if earlyExit {
-		Comment("Every lane separated already: the answer is 0 for the whole group.")
-		skipIfNone()
-	}
-
-	// b's axes: the column is the memory operand, the products commute.
-	Comment("axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)")
-	cmp(proj(dx, uxm, dy, uym, false), radius(hxm, q.hx, ac, q.hy, as), false)
-	Comment("axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)")
-	cmp(proj(dy, uxm, dx, uym, true), radius(hym, q.hx, as, q.hy, ac), false)
-
-	if w.avx512 {
-		KMOVW(kacc, result.As32())
-	} else {
-		VMOVMSKPS(yacc, result.As32())
-	}
-	if earlyExit || qreach != nil {
-		JMP(LabelRef(join))
-		Label(skip)
-		XORL(result.As32(), result.As32())
-		Label(join)
-	}
-	return result
+	header.Generate("go generate ./internal/batch")
 }

@@ -8,52 +8,34 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// runKernel writes runs<name>: many short one-against-many tests in one
-// call, as a sweep-and-prune broad phase makes them. Each run is a triple
-// q, lo, hi of int32: box q of the query set against boxes [lo, hi) of the
-// candidate set. Each run's bitset follows the previous run's, Words(hi-lo)
-// words of it, laid out as overlaps<name> lays out the bitset of the slice
-// [lo:hi].
+// runKernel writes runsPruned<name>: many short one-against-many tests in
+// one call, as a sweep-and-prune broad phase makes them. Each run is a
+// triple q, lo, hi of int32: box q of the query set against boxes [lo, hi)
+// of the candidate set. Each run's bitset follows the previous run's,
+// Words(hi-lo) words of it, laid out as overlaps<name> lays out the bitset
+// of the slice [lo:hi]. A run costs six broadcasts, where a call of the
+// one-against-many kernel per run would cost the call's fixed part
+// (BenchmarkOverlapsShort, n=1).
 //
-// The all-pairs pass used to call the one-against-many kernel once per run
-// (about 111 boxes a run on the uniform scene), and a call costs about
-// 260 ns before it tests anything (BenchmarkOverlapsShort, avx2, n=1): the
-// slices, the dispatch, the ABI wrapper and the broadcasts. Here a run costs
-// six broadcasts. In alternating runs of the two builds the pass measured
-// 1.65 and then 1.43 µs a box (100,000 uniform boxes, avx2, 4 rounds: too
-// few for significance); the main runs went from 1.74 to 1.45 µs a box
-// with the later changes included.
+// Each set has a seventh column, reach, and a lane keeps its bit only when
+// |cy - qcy| <= reach + qreach (false on NaN); a group none of whose lanes
+// passes that test skips the overlap test. A sweep along x, whose
+// candidates lie far apart in y, thus spends one load, one add and one
+// compare on most groups.
 //
 // The last group of a run reads its whole width from the columns when that
 // stays inside them, and drops the lanes past hi; a group that would cross
 // the columns' end is copied to the stack with masked loads first, so no
 // load reaches past len(cx).
-//
-// With pruned it writes runsPruned<name>, which takes a seventh column of
-// each set, reach, and keeps a lane's bit only when |cy - qcy| <=
-// reach + qreach (false on NaN); a group none of whose lanes passes that
-// test skips the overlap test. A sweep along x, whose candidates lie far
-// apart in y, thus spends one load, one add and one compare on most groups.
-// In alternating runs against the build before it (75b845f, 10 rounds of
-// BenchmarkAllPairs at 100,000 boxes, avx2) the uniform pass went from 1.05
-// to 0.91 µs a box with one worker and the RTS pass from 3.99 to 3.65.
-func runKernel(w width, pruned bool) {
-	name, sig := "runs"+w.name, "func(qcx, qcy, qux, quy, qhx, qhy, cx, cy, ux, uy, hx, hy []float32, runs []int32, out []uint64)"
-	qNames := []string{"qcx", "qcy", "qux", "quy", "qhx", "qhy"}
-	names := []string{"cx", "cy", "ux", "uy", "hx", "hy"}
+func runKernel(w width) {
+	name := "runsPruned" + w.name
+	sig := "func(qcx, qcy, qux, quy, qhx, qhy, qreach, cx, cy, ux, uy, hx, hy, reach []float32, runs []int32, out []uint64)"
+	qNames := []string{"qcx", "qcy", "qux", "quy", "qhx", "qhy", "qreach"}
+	names := []string{"cx", "cy", "ux", "uy", "hx", "hy", "reach"}
 	doc := []string{
 		fmt.Sprintf("%s writes, for each triple q, lo, hi of runs, the bitset of", name),
-		"query box q against boxes [lo, hi) after the previous run's words,",
-	}
-	if pruned {
-		name = "runsPruned" + w.name
-		sig = "func(qcx, qcy, qux, quy, qhx, qhy, qreach, cx, cy, ux, uy, hx, hy, reach []float32, runs []int32, out []uint64)"
-		qNames, names = append(qNames, "qreach"), append(names, "reach")
-		doc = []string{
-			fmt.Sprintf("%s writes, for each triple q, lo, hi of runs, the bitset of", name),
-			"query box q against boxes [lo, hi) after the previous run's words, where",
-			"a bit is set when |cy - qcy| <= reach + qreach and the boxes overlap,",
-		}
+		"query box q against boxes [lo, hi) after the previous run's words, where",
+		"a bit is set when |cy - qcy| <= reach + qreach and the boxes overlap,",
 	}
 	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
@@ -86,12 +68,8 @@ func runKernel(w width, pruned bool) {
 	onStack := func(c int) Mem { return stack.Offset(c * 4 * w.lanes) }
 
 	var q query
-	var qreach *VecVirtual
-	qregs := []*VecVirtual{&q.cx, &q.cy, &q.ux, &q.uy, &q.hx, &q.hy}
-	if pruned {
-		qreach = new(VecVirtual)
-		qregs = append(qregs, qreach)
-	}
+	qreach := new(VecVirtual)
+	qregs := []*VecVirtual{&q.cx, &q.cy, &q.ux, &q.uy, &q.hx, &q.hy, qreach}
 	for _, r := range qregs {
 		*r = w.vec()
 	}

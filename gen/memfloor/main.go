@@ -3,13 +3,17 @@
 // step, with nothing computed but an OR that keeps the loads alive. It is the
 // fastest the kernels could possibly go when memory is the limit.
 //
-//	cd internal/memfloor && go generate
+// Regenerate from the repository's root with
+//
+//	go generate ./bench/internal/memfloor
 package main
 
 import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/obb2d/obb2d/gen/internal/header"
 )
 
 func main() {
@@ -58,5 +62,5 @@ func main() {
 	Store(r, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
-	Generate()
+	header.Generate("go generate ./bench/internal/memfloor")
 }

@@ -24,7 +24,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/kernel"
 	"github.com/obb2d/obb2d/pairs"
 	"github.com/obb2d/obb2d/soa"
@@ -46,7 +47,7 @@ func main() {
 		return
 	}
 	if *impl != "" {
-		if err := kernel.SetImpl(*impl); err != nil {
+		if err := batch.Use(*impl); err != nil {
 			fmt.Fprintln(os.Stderr, "collide:", err)
 			os.Exit(2)
 		}

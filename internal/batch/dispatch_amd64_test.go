@@ -1,6 +1,6 @@
 //go:build amd64 && gc && !purego
 
-package kernel
+package batch_test
 
 import (
 	"os"
@@ -10,23 +10,25 @@ import (
 	"testing"
 
 	"golang.org/x/sys/cpu"
+
+	"github.com/obb2d/obb2d/internal/batch"
 )
 
 // TestAssemblySelected fails when a CPU that can run the assembly kernels did
 // not get them, so CI on such a machine cannot quietly test only Go. The
-// feature check here is written independently of impl_amd64.go.
+// feature check here is written independently of dispatch_amd64.go.
 func TestAssemblySelected(t *testing.T) {
-	impls := Impls()
+	impls := batch.Names()
 	if cpu.X86.HasAVX2 && cpu.X86.HasBMI2 && !slices.Contains(impls, "avx2") {
-		t.Errorf("CPU has AVX2 and BMI2 but Impls() = %v", impls)
+		t.Errorf("CPU has AVX2 and BMI2 but batch.Names() = %v", impls)
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasBMI2 && cpu.X86.HasAVX512F && !slices.Contains(impls, "avx512") {
-		t.Errorf("CPU has AVX-512F but Impls() = %v", impls)
+		t.Errorf("CPU has AVX-512F but batch.Names() = %v", impls)
 	}
 	if os.Getenv("CI") == "true" && os.Getenv("GODEBUG") == "" && !slices.Contains(impls, "avx2") {
-		t.Errorf("CI runs on an AVX2 machine, but Impls() = %v: the assembly is not being tested", impls)
+		t.Errorf("CI runs on an AVX2 machine, but batch.Names() = %v: the assembly is not being tested", impls)
 	}
-	if got, want := startImpl, impls[len(impls)-1]; os.Getenv(EnvVar) == "" && got != want {
+	if got, want := batch.Chosen, impls[len(impls)-1]; os.Getenv(batch.EnvVar) == "" && got != want {
 		t.Errorf("chose %s at start, want the best available, %s", got, want)
 	}
 }
@@ -35,7 +37,7 @@ func TestAssemblySelected(t *testing.T) {
 // features hidden.
 func TestGODEBUGTurnsAssemblyOff(t *testing.T) {
 	if os.Getenv("OBB2D_GODEBUG_CHILD") == "1" {
-		os.Stdout.WriteString("impls=" + strings.Join(Impls(), ",") + "\n")
+		os.Stdout.WriteString("impls=" + strings.Join(batch.Names(), ",") + "\n")
 		return
 	}
 	if !cpu.X86.HasAVX2 || !cpu.X86.HasBMI2 {
@@ -47,7 +49,7 @@ func TestGODEBUGTurnsAssemblyOff(t *testing.T) {
 		"cpu.avx512f=off": "impls=generic,avx2\n",
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestGODEBUGTurnsAssemblyOff$")
-		cmd.Env = append(os.Environ(), "OBB2D_GODEBUG_CHILD=1", "GODEBUG="+godebug, EnvVar+"=")
+		cmd.Env = append(os.Environ(), "OBB2D_GODEBUG_CHILD=1", "GODEBUG="+godebug, batch.EnvVar+"=")
 		out, err := cmd.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), want) {
 			t.Errorf("GODEBUG=%s: %v\n%s\nwant %q", godebug, err, out, want)

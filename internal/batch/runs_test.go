@@ -1,4 +1,4 @@
-package kernel
+package batch_test
 
 import (
 	"math"
@@ -6,20 +6,40 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/testkit"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/soa"
 )
 
-// scalarRunBits is what OverlapsRuns must write: each run's bitset from
+// scalarRunBits is what unpruned RunsPruned must write: each run's bitset from
 // obb.Box.Overlaps, one pair at a time, one run after the other.
 func scalarRunBits(qs, b *soa.Boxes, runs []int32) []uint64 {
 	var out []uint64
 	for k := 0; k < len(runs); k += 3 {
 		s := b.Slice(int(runs[k+1]), int(runs[k+2]))
-		out = append(out, scalarBits(qs.At(int(runs[k])), &s)...)
+		out = append(out, testkit.ScalarBits(qs.At(int(runs[k])), &s)...)
 	}
 	return out
 }
+
+// unpruned is RunsPruned with every reach infinite, so that every
+// candidate passes the reach test (a NaN center fails it, but then fails
+// the overlap test too): the plain one-against-many bitset of each run.
+func unpruned(qs, b *soa.Boxes, runs []int32, out []uint64) int {
+	return batch.RunsPruned(qs, b, infinite(qs.Len()), infinite(b.Len()), runs, out)
+}
+
+// infinite returns n infinite reaches, sliced from one array so that a
+// test of allocations counts none.
+func infinite(n int) []float32 {
+	for len(infiniteReach) < n {
+		infiniteReach = append(infiniteReach, float32(math.Inf(1)))
+	}
+	return infiniteReach[:n]
+}
+
+var infiniteReach []float32
 
 // maxRunLength is the longest run the tests make: three groups of the
 // widest kernel past a whole word.
@@ -45,12 +65,12 @@ func randomRuns(r *rand.Rand, count, nq, n int) []int32 {
 	return runs
 }
 
-// checkRunBits runs OverlapsRuns with sentinels after the output and
+// checkRunBits runs unpruned RunsPruned with sentinels after the output and
 // compares with the scalar test, bit for bit.
 func checkRunBits(t *testing.T, qs, b *soa.Boxes, runs []int32) {
 	t.Helper()
-	checkRunWords(t, "OverlapsRuns", runs, scalarRunBits(qs, b, runs), func(out []uint64) int {
-		return OverlapsRuns(qs, b, runs, out)
+	checkRunWords(t, "unpruned RunsPruned", runs, scalarRunBits(qs, b, runs), func(out []uint64) int {
+		return unpruned(qs, b, runs, out)
 	})
 }
 
@@ -60,18 +80,18 @@ func checkRunWords(t *testing.T, name string, runs []int32, want []uint64, call 
 	t.Helper()
 	buf := make([]uint64, len(want)+2)
 	for i := range buf {
-		buf[i] = sentinel
+		buf[i] = testkit.Sentinel
 	}
 	if got := call(buf[:len(want)]); got != len(want) {
 		t.Fatalf("%d runs: %s reports %d words, want %d", len(runs)/3, name, got, len(want))
 	}
-	if buf[len(want)] != sentinel || buf[len(want)+1] != sentinel {
+	if buf[len(want)] != testkit.Sentinel || buf[len(want)+1] != testkit.Sentinel {
 		t.Fatalf("%d runs: %s wrote past the runs' %d words", len(runs)/3, name, len(want))
 	}
 	// Find the run that holds the first wrong word, for the message.
 	for k, w := 0, 0; k < len(runs); k += 3 {
 		lo, hi := int(runs[k+1]), int(runs[k+2])
-		for i := 0; i < Words(hi-lo); i, w = i+1, w+1 {
+		for i := 0; i < batch.Words(hi-lo); i, w = i+1, w+1 {
 			if buf[w] != want[w] {
 				t.Fatalf("%s, run %d (query %d against [%d:%d]): word %d = %#x, want %#x",
 					name, k/3, runs[k], lo, hi, i, buf[w], want[w])
@@ -80,15 +100,15 @@ func checkRunWords(t *testing.T, name string, runs []int32, want []uint64, call 
 	}
 }
 
-// TestOverlapsRunsMatchesScalar runs every implementation on runs of every
+// TestUnprunedRunsMatchesScalar runs every implementation on runs of every
 // length up to three groups past a word, within one set and between two,
 // with ordinary and with hostile boxes (NaN, infinities, signed zeros,
 // denormals, negative extents), on sets shorter and longer than one run.
-func TestOverlapsRunsMatchesScalar(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+func TestUnprunedRunsMatchesScalar(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(21, 22))
 		for _, n := range []int{1, 5, 16, 17, 40, maxRunLength, 300} {
-			for _, newSet := range []func(*rand.Rand, int) *soa.Boxes{randomSet, hostileSet} {
+			for _, newSet := range []func(*rand.Rand, int) *soa.Boxes{testkit.RandomSet, testkit.HostileSet} {
 				b, qs := newSet(r, n), newSet(r, 1+r.IntN(50))
 				checkRunBits(t, b, b, randomRuns(r, 3*(maxRunLength+1), n, n))
 				checkRunBits(t, qs, b, randomRuns(r, 3*(maxRunLength+1), qs.Len(), n))
@@ -96,12 +116,12 @@ func TestOverlapsRunsMatchesScalar(t *testing.T) {
 			}
 		}
 		// Only empty runs: nothing to write.
-		b := randomSet(r, 10)
-		out := []uint64{sentinel}
-		if got := OverlapsRuns(b, b, []int32{0, 3, 3, 9, 10, 10}, out); got != 0 || out[0] != sentinel {
+		b := testkit.RandomSet(r, 10)
+		out := []uint64{testkit.Sentinel}
+		if got := unpruned(b, b, []int32{0, 3, 3, 9, 10, 10}, out); got != 0 || out[0] != testkit.Sentinel {
 			t.Fatalf("empty runs: %d words, out %#x", got, out[0])
 		}
-		if got := OverlapsRuns(b, b, nil, nil); got != 0 {
+		if got := unpruned(b, b, nil, nil); got != 0 {
 			t.Fatalf("no runs: %d words", got)
 		}
 	})
@@ -112,27 +132,27 @@ func TestOverlapsRunsMatchesScalar(t *testing.T) {
 func sentinelWords(t *testing.T, name string, n int) (out []uint64, untouched func()) {
 	out = make([]uint64, n)
 	for i := range out {
-		out[i] = sentinel
+		out[i] = testkit.Sentinel
 	}
 	return out, func() {
 		t.Helper()
 		for _, w := range out {
-			if w != sentinel {
+			if w != testkit.Sentinel {
 				t.Fatalf("%s wrote before panicking", name)
 			}
 		}
 	}
 }
 
-func TestOverlapsRunsPanicsBeforeWriting(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+func TestUnprunedRunsPanicsBeforeWriting(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(23, 23))
-		qs, b := randomSet(r, 10), randomSet(r, 200)
+		qs, b := testkit.RandomSet(r, 10), testkit.RandomSet(r, 200)
 		runs := []int32{0, 0, 130, 9, 199, 200, 3, 0, 64}
-		out, untouched := sentinelWords(t, "OverlapsRuns", 5)
-		mustPanic(t, "length 8, not a multiple of 3", func() { OverlapsRuns(qs, b, runs[:8], out) })
+		out, untouched := sentinelWords(t, "unpruned RunsPruned", 5)
+		testkit.MustPanic(t, "length 8, not a multiple of 3", func() { unpruned(qs, b, runs[:8], out) })
 		untouched()
-		mustPanic(t, "out has 4 words, need 5 for the runs", func() { OverlapsRuns(qs, b, runs, out[:4]) })
+		testkit.MustPanic(t, "out has 4 words, need 5 for the runs", func() { unpruned(qs, b, runs, out[:4]) })
 		untouched()
 		for _, bad := range []struct {
 			at   int
@@ -147,7 +167,7 @@ func TestOverlapsRunsPanicsBeforeWriting(t *testing.T) {
 		} {
 			bad2 := append([]int32(nil), runs...)
 			bad2[bad.at] = bad.v
-			mustPanic(t, bad.want, func() { OverlapsRuns(qs, b, bad2, out) })
+			testkit.MustPanic(t, bad.want, func() { unpruned(qs, b, bad2, out) })
 			untouched()
 		}
 		for c := 0; c < 6; c++ {
@@ -161,26 +181,26 @@ func TestOverlapsRunsPanicsBeforeWriting(t *testing.T) {
 				} else {
 					s = &short
 				}
-				mustPanic(t, "unequal lengths", func() { OverlapsRuns(q, s, runs, out) })
+				testkit.MustPanic(t, "unequal lengths", func() { unpruned(q, s, runs, out) })
 				untouched()
 			}
 		}
 	})
 }
 
-func TestOverlapsRunsAllocatesNothing(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+func TestUnprunedRunsAllocatesNothing(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(24, 24))
-		b := randomSet(r, 500)
+		b := testkit.RandomSet(r, 500)
 		runs := randomRuns(r, 300, 500, 500)
 		out := make([]uint64, len(scalarRunBits(b, b, runs)))
-		if n := testing.AllocsPerRun(20, func() { OverlapsRuns(b, b, runs, out) }); n != 0 {
-			t.Errorf("OverlapsRuns allocates %v times per call", n)
+		if n := testing.AllocsPerRun(20, func() { unpruned(b, b, runs, out) }); n != 0 {
+			t.Errorf("unpruned RunsPruned allocates %v times per call", n)
 		}
 	})
 }
 
-// scalarPrunedBits is what OverlapsRunsPruned must write: the scalar test's
+// scalarPrunedBits is what RunsPruned must write: the scalar test's
 // bits, each kept only when the candidate passes the reach test, written
 // out here in Go's operators.
 func scalarPrunedBits(qs, b *soa.Boxes, qreach, reach []float32, runs []int32) (bits []uint64, pruned int) {
@@ -198,7 +218,7 @@ func scalarPrunedBits(qs, b *soa.Boxes, qreach, reach []float32, runs []int32) (
 				pruned++
 			}
 		}
-		w += Words(hi - lo)
+		w += batch.Words(hi - lo)
 	}
 	return bits, pruned
 }
@@ -218,13 +238,13 @@ func randomReach(r *rand.Rand, b *soa.Boxes, hostile bool) []float32 {
 	return reach
 }
 
-// TestOverlapsRunsPrunedMatchesScalar runs every implementation of
-// OverlapsRunsPruned on the runs TestOverlapsRunsMatchesScalar uses, with
+// TestRunsPrunedMatchesScalar runs every implementation of
+// RunsPruned on the runs TestUnprunedRunsMatchesScalar uses, with
 // random and hostile reaches, and checks that the reach test both dropped
 // overlapping candidates and kept some, so that a kernel ignoring it or
-// applying it wrongly fails. Infinite reaches must give OverlapsRuns's bits.
-func TestOverlapsRunsPrunedMatchesScalar(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+// applying it wrongly fails. Infinite reaches must give unpruned bits.
+func TestRunsPrunedMatchesScalar(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(27, 28))
 		dropped, kept := 0, 0
 		check := func(qs, b *soa.Boxes, qreach, reach []float32, runs []int32) {
@@ -234,15 +254,15 @@ func TestOverlapsRunsPrunedMatchesScalar(t *testing.T) {
 			for _, w := range want {
 				kept += bits.OnesCount64(w)
 			}
-			checkRunWords(t, "OverlapsRunsPruned", runs, want, func(out []uint64) int {
-				return OverlapsRunsPruned(qs, b, qreach, reach, runs, out)
+			checkRunWords(t, "RunsPruned", runs, want, func(out []uint64) int {
+				return batch.RunsPruned(qs, b, qreach, reach, runs, out)
 			})
 		}
 		for _, n := range []int{1, 5, 16, 17, 40, maxRunLength, 300} {
 			for _, hostile := range []bool{false, true} {
-				newSet := randomSet
+				newSet := testkit.RandomSet
 				if hostile {
-					newSet = hostileSet
+					newSet = testkit.HostileSet
 				}
 				b, qs := newSet(r, n), newSet(r, 1+r.IntN(50))
 				reach, qreach := randomReach(r, b, hostile), randomReach(r, qs, hostile)
@@ -255,8 +275,8 @@ func TestOverlapsRunsPrunedMatchesScalar(t *testing.T) {
 					inf[i] = float32(math.Inf(1))
 				}
 				runs := randomRuns(r, 3*(maxRunLength+1), qs.Len(), n)
-				checkRunWords(t, "OverlapsRunsPruned with infinite reach", runs, scalarRunBits(qs, b, runs), func(out []uint64) int {
-					return OverlapsRunsPruned(qs, b, inf[:qs.Len()], inf[:n], runs, out)
+				checkRunWords(t, "RunsPruned with infinite reach", runs, scalarRunBits(qs, b, runs), func(out []uint64) int {
+					return batch.RunsPruned(qs, b, inf[:qs.Len()], inf[:n], runs, out)
 				})
 			}
 		}
@@ -266,37 +286,37 @@ func TestOverlapsRunsPrunedMatchesScalar(t *testing.T) {
 	})
 }
 
-func TestOverlapsRunsPrunedPanicsBeforeWriting(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+func TestRunsPrunedPanicsBeforeWriting(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(29, 29))
-		qs, b := randomSet(r, 10), randomSet(r, 200)
+		qs, b := testkit.RandomSet(r, 10), testkit.RandomSet(r, 200)
 		qreach, reach := randomReach(r, qs, false), randomReach(r, b, false)
 		runs := []int32{0, 0, 130, 9, 199, 200, 3, 0, 64}
-		out, untouched := sentinelWords(t, "OverlapsRunsPruned", 5)
-		mustPanic(t, "reaches of 9 and 200 boxes for sets of 10 and 200", func() { OverlapsRunsPruned(qs, b, qreach[:9], reach, runs, out) })
+		out, untouched := sentinelWords(t, "RunsPruned", 5)
+		testkit.MustPanic(t, "reaches of 9 and 200 boxes for sets of 10 and 200", func() { batch.RunsPruned(qs, b, qreach[:9], reach, runs, out) })
 		untouched()
-		mustPanic(t, "reaches of 10 and 201 boxes for sets of 10 and 200", func() { OverlapsRunsPruned(qs, b, qreach, append(reach, 0), runs, out) })
+		testkit.MustPanic(t, "reaches of 10 and 201 boxes for sets of 10 and 200", func() { batch.RunsPruned(qs, b, qreach, append(reach, 0), runs, out) })
 		untouched()
-		mustPanic(t, "length 8, not a multiple of 3", func() { OverlapsRunsPruned(qs, b, qreach, reach, runs[:8], out) })
+		testkit.MustPanic(t, "length 8, not a multiple of 3", func() { batch.RunsPruned(qs, b, qreach, reach, runs[:8], out) })
 		untouched()
-		mustPanic(t, "out has 4 words, need 5 for the runs", func() { OverlapsRunsPruned(qs, b, qreach, reach, runs, out[:4]) })
+		testkit.MustPanic(t, "out has 4 words, need 5 for the runs", func() { batch.RunsPruned(qs, b, qreach, reach, runs, out[:4]) })
 		untouched()
 		bad := append([]int32(nil), runs...)
 		bad[5] = 201
-		mustPanic(t, "run 1: range [199:201]", func() { OverlapsRunsPruned(qs, b, qreach, reach, bad, out) })
+		testkit.MustPanic(t, "run 1: range [199:201]", func() { batch.RunsPruned(qs, b, qreach, reach, bad, out) })
 		untouched()
 	})
 }
 
-func TestOverlapsRunsPrunedAllocatesNothing(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+func TestRunsPrunedAllocatesNothing(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(30, 30))
-		b := randomSet(r, 500)
+		b := testkit.RandomSet(r, 500)
 		reach := randomReach(r, b, false)
 		runs := randomRuns(r, 300, 500, 500)
 		out := make([]uint64, len(scalarRunBits(b, b, runs)))
-		if n := testing.AllocsPerRun(20, func() { OverlapsRunsPruned(b, b, reach, reach, runs, out) }); n != 0 {
-			t.Errorf("OverlapsRunsPruned allocates %v times per call", n)
+		if n := testing.AllocsPerRun(20, func() { batch.RunsPruned(b, b, reach, reach, runs, out) }); n != 0 {
+			t.Errorf("RunsPruned allocates %v times per call", n)
 		}
 	})
 }

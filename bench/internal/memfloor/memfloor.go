@@ -10,12 +10,7 @@ import "github.com/obb2d/obb2d/soa"
 // the bulk is read by 32-byte vector loads; elsewhere by a Go loop.
 func Read(b *soa.Boxes) uint32 {
 	n := b.Len()
-	var acc uint32
-	done := 0
-	if haveAVX2 && n >= 8 {
-		acc = readAVX2(b.CX, b.CY, b.UX, b.UY, b.HX, b.HY)
-		done = n &^ 7
-	}
+	acc, done := readBulk(b)
 	cx, cy, ux, uy, hx, hy := b.CX[:n], b.CY[:n], b.UX[:n], b.UY[:n], b.HX[:n], b.HY[:n]
 	for i := done; i < n; i++ {
 		acc |= bits(cx[i]) | bits(cy[i]) | bits(ux[i]) | bits(uy[i]) | bits(hx[i]) | bits(hy[i])

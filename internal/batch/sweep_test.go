@@ -1,4 +1,4 @@
-package kernel
+package batch_test
 
 import (
 	"fmt"
@@ -7,7 +7,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/obb2d/obb2d/internal/scene"
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/testkit"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/soa"
 )
 
@@ -17,9 +19,9 @@ import (
 // occur; with hostile, boxes, reaches and interval ends hold NaNs,
 // infinities and the like, and some starts are out of order.
 func sweepSet(r *rand.Rand, n int, spread float32, hostile bool) (b *soa.Boxes, lo, hi, reach []float32) {
-	src := randomSet(r, n)
+	src := testkit.RandomSet(r, n)
 	if hostile {
-		src = hostileSet(r, n)
+		src = testkit.HostileSet(r, n)
 	}
 	reach = randomReach(r, src, hostile)
 	lo, hi = make([]float32, n), make([]float32, n)
@@ -62,7 +64,7 @@ func sweepSet(r *rand.Rand, n int, spread float32, hostile bool) (b *soa.Boxes, 
 // with obb.Box.Overlaps and Go's operators: the hits of queries q through
 // end-1, the first from candidate c on, and how many candidates their runs
 // hold. pruned counts the overlapping candidates the reach test drops.
-func scalarSweep(b *soa.Boxes, lo, hi, reach []float32, q, c, end int) (hits []Hit, candidates, pruned int) {
+func scalarSweep(b *soa.Boxes, lo, hi, reach []float32, q, c, end int) (hits []batch.Hit, candidates, pruned int) {
 	for ; q < end; q, c = q+1, q+2 {
 		for j := c; j < b.Len() && lo[j] <= hi[q]; j++ {
 			candidates++
@@ -77,29 +79,29 @@ func scalarSweep(b *soa.Boxes, lo, hi, reach []float32, q, c, end int) (hits []H
 				pruned++
 				continue
 			}
-			hits = append(hits, Hit{int32(q), int32(j)})
+			hits = append(hits, batch.Hit{int32(q), int32(j)})
 		}
 	}
 	return hits, candidates, pruned
 }
 
 // sentinelHit marks places in out that Sweep must not write.
-var sentinelHit = Hit{-7, -9}
+var sentinelHit = batch.Hit{-7, -9}
 
 // sweepAll runs Sweep from st to end with an out of room places followed by
 // sentinels, calling it again until it is done, and returns the hits of
 // all the calls and the final state. It fails the test when a call writes
 // past out, stops with free places to spare, or makes no progress.
-func sweepAll(t *testing.T, b *soa.Boxes, lo, hi, reach []float32, st SweepState, end, room int) ([]Hit, SweepState) {
+func sweepAll(t *testing.T, b *soa.Boxes, lo, hi, reach []float32, st batch.SweepState, end, room int) ([]batch.Hit, batch.SweepState) {
 	t.Helper()
-	buf := make([]Hit, room+3)
-	var all []Hit
+	buf := make([]batch.Hit, room+3)
+	var all []batch.Hit
 	for calls := 0; ; calls++ {
 		for i := range buf {
 			buf[i] = sentinelHit
 		}
 		before := st
-		n := Sweep(b, lo, hi, reach, &st, end, buf[:room])
+		n := batch.Sweep(b, lo, hi, reach, &st, end, buf[:room])
 		if n < 0 || n > room {
 			t.Fatalf("Sweep reports %d hits in an out of %d", n, room)
 		}
@@ -112,7 +114,7 @@ func sweepAll(t *testing.T, b *soa.Boxes, lo, hi, reach []float32, st SweepState
 		if st.Q == end {
 			return all, st
 		}
-		if room-n >= SweepMinOut {
+		if room-n >= batch.SweepMinOut {
 			t.Fatalf("Sweep stopped at query %d, candidate %d (of %d to %d) with %d of %d places free", st.Q, st.C, before.Q, end, room-n, room)
 		}
 		// A call that does not finish writes a hit at least, and there are
@@ -132,7 +134,7 @@ func sweepAll(t *testing.T, b *soa.Boxes, lo, hi, reach []float32, st SweepState
 // and overlapping candidates the reach test drops, so that a kernel that
 // skips any of those steps fails.
 func TestSweepMatchesScalar(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(41, 42))
 		var hits, pruned, partial int
 		var sizes []int
@@ -156,9 +158,9 @@ func TestSweepMatchesScalar(t *testing.T) {
 				if candidates%16 != 0 {
 					partial++
 				}
-				for _, room := range []int{SweepMinOut, SweepMinOut + 1, 37, 4096} {
+				for _, room := range []int{batch.SweepMinOut, batch.SweepMinOut + 1, 37, 4096} {
 					what := fmt.Sprintf("n=%d hostile=%v, queries %d (from %d) to %d, out of %d", n, hostile, from, c, end, room)
-					got, st := sweepAll(t, b, lo, hi, reach, SweepState{Q: from, C: c}, end, room)
+					got, st := sweepAll(t, b, lo, hi, reach, batch.SweepState{Q: from, C: c}, end, room)
 					if !slices.Equal(got, want) {
 						t.Fatalf("%s: %d hits, want %d; first difference at %d", what, len(got), len(want), firstDifference(got, want))
 					}
@@ -174,7 +176,7 @@ func TestSweepMatchesScalar(t *testing.T) {
 	})
 }
 
-func firstDifference(a, b []Hit) int {
+func firstDifference(a, b []batch.Hit) int {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
 			return i
@@ -183,11 +185,11 @@ func firstDifference(a, b []Hit) int {
 	return min(len(a), len(b))
 }
 
-// TestSweepInfiniteReachIsOverlapsRuns checks that with every reach
+// TestSweepInfiniteReachIsUnpruned checks that with every reach
 // infinite the hits are exactly the overlapping pairs of each run, as
-// OverlapsRuns finds them.
-func TestSweepInfiniteReachIsOverlapsRuns(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+// unpruned RunsPruned finds them.
+func TestSweepInfiniteReachIsUnpruned(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(43, 44))
 		b, lo, hi, _ := sweepSet(r, 500, 300, false)
 		inf := make([]float32, b.Len())
@@ -203,28 +205,28 @@ func TestSweepInfiniteReachIsOverlapsRuns(t *testing.T) {
 			runs = append(runs, int32(q), int32(q+1), int32(j))
 		}
 		words := make([]uint64, len(scalarRunBits(b, b, runs)))
-		OverlapsRuns(b, b, runs, words)
-		var want []Hit
+		unpruned(b, b, runs, words)
+		var want []batch.Hit
 		for k, w := 0, 0; k < len(runs); k += 3 {
 			for i := 0; i < int(runs[k+2]-runs[k+1]); i++ {
 				if words[w+i/64]>>(i%64)&1 != 0 {
-					want = append(want, Hit{runs[k], runs[k+1] + int32(i)})
+					want = append(want, batch.Hit{runs[k], runs[k+1] + int32(i)})
 				}
 			}
-			w += Words(int(runs[k+2] - runs[k+1]))
+			w += batch.Words(int(runs[k+2] - runs[k+1]))
 		}
-		got, _ := sweepAll(t, b, lo, hi, inf, SweepState{Q: 0, C: 1}, b.Len(), 64)
+		got, _ := sweepAll(t, b, lo, hi, inf, batch.SweepState{Q: 0, C: 1}, b.Len(), 64)
 		if len(want) == 0 || !slices.Equal(got, want) {
-			t.Fatalf("%d hits, want %d (OverlapsRuns's)", len(got), len(want))
+			t.Fatalf("%d hits, want %d (unpruned)", len(got), len(want))
 		}
 	})
 }
 
 func TestSweepPanicsBeforeWriting(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(45, 46))
 		b, lo, hi, reach := sweepSet(r, 100, 0, false)
-		out := make([]Hit, SweepMinOut)
+		out := make([]batch.Hit, batch.SweepMinOut)
 		for i := range out {
 			out[i] = sentinelHit
 		}
@@ -236,35 +238,35 @@ func TestSweepPanicsBeforeWriting(t *testing.T) {
 				}
 			}
 		}
-		st := SweepState{Q: 0, C: 1}
-		mustPanic(t, "room for 15 hits, need at least 16", func() { Sweep(b, lo, hi, reach, &st, 100, out[:15]) })
+		st := batch.SweepState{Q: 0, C: 1}
+		testkit.MustPanic(t, "room for 15 hits, need at least 16", func() { batch.Sweep(b, lo, hi, reach, &st, 100, out[:15]) })
 		untouched()
-		mustPanic(t, "lo, hi and reach of 99, 100 and 100 boxes for a set of 100", func() { Sweep(b, lo[:99], hi, reach, &st, 100, out) })
+		testkit.MustPanic(t, "lo, hi and reach of 99, 100 and 100 boxes for a set of 100", func() { batch.Sweep(b, lo[:99], hi, reach, &st, 100, out) })
 		untouched()
-		mustPanic(t, "lo, hi and reach of 100, 100 and 101 boxes", func() { Sweep(b, lo, hi, append(reach, 0), &st, 100, out) })
+		testkit.MustPanic(t, "lo, hi and reach of 100, 100 and 101 boxes", func() { batch.Sweep(b, lo, hi, append(reach, 0), &st, 100, out) })
 		untouched()
 		short := *b
 		short.HY = short.HY[:99]
-		mustPanic(t, "unequal lengths", func() { Sweep(&short, lo, hi, reach, &st, 100, out) })
+		testkit.MustPanic(t, "unequal lengths", func() { batch.Sweep(&short, lo, hi, reach, &st, 100, out) })
 		untouched()
 		for _, bad := range []struct {
-			st   SweepState
+			st   batch.SweepState
 			end  int
 			want string
 		}{
-			{SweepState{Q: -1, C: 0}, 100, "sweep at query -1, candidate 0, to query 100, of 100 boxes"},
-			{SweepState{Q: 5, C: 6}, 4, "sweep at query 5, candidate 6, to query 4"},
-			{SweepState{Q: 5, C: 6}, 101, "to query 101, of 100 boxes"},
-			{SweepState{Q: 5, C: 5}, 100, "sweep at query 5, candidate 5"},
-			{SweepState{Q: 5, C: 101}, 100, "sweep at query 5, candidate 101"},
+			{batch.SweepState{Q: -1, C: 0}, 100, "sweep at query -1, candidate 0, to query 100, of 100 boxes"},
+			{batch.SweepState{Q: 5, C: 6}, 4, "sweep at query 5, candidate 6, to query 4"},
+			{batch.SweepState{Q: 5, C: 6}, 101, "to query 101, of 100 boxes"},
+			{batch.SweepState{Q: 5, C: 5}, 100, "sweep at query 5, candidate 5"},
+			{batch.SweepState{Q: 5, C: 101}, 100, "sweep at query 5, candidate 101"},
 		} {
 			st := bad.st
-			mustPanic(t, bad.want, func() { Sweep(b, lo, hi, reach, &st, bad.end, out) })
+			testkit.MustPanic(t, bad.want, func() { batch.Sweep(b, lo, hi, reach, &st, bad.end, out) })
 			untouched()
 		}
 		// Nothing to do is not an error.
-		done := SweepState{Q: 100, C: 0}
-		if n := Sweep(b, lo, hi, reach, &done, 100, out); n != 0 || done.Q != 100 {
+		done := batch.SweepState{Q: 100, C: 0}
+		if n := batch.Sweep(b, lo, hi, reach, &done, 100, out); n != 0 || done.Q != 100 {
 			t.Fatalf("a finished sweep wrote %d hits and moved to query %d", n, done.Q)
 		}
 		untouched()
@@ -272,13 +274,13 @@ func TestSweepPanicsBeforeWriting(t *testing.T) {
 }
 
 func TestSweepAllocatesNothing(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(47, 48))
 		b, lo, hi, reach := sweepSet(r, 2000, 3000, false)
-		out := make([]Hit, 64)
+		out := make([]batch.Hit, 64)
 		if n := testing.AllocsPerRun(20, func() {
-			for st := (SweepState{Q: 0, C: 1}); st.Q < b.Len(); {
-				Sweep(b, lo, hi, reach, &st, b.Len(), out)
+			for st := (batch.SweepState{Q: 0, C: 1}); st.Q < b.Len(); {
+				batch.Sweep(b, lo, hi, reach, &st, b.Len(), out)
 			}
 		}); n != 0 {
 			t.Errorf("Sweep allocates %v times per sweep", n)
@@ -288,7 +290,7 @@ func TestSweepAllocatesNothing(t *testing.T) {
 
 // FuzzSweep compares every implementation's sweep with scalarSweep on sets
 // the fuzzer sizes, spreads and spoils, with outs of every size from
-// SweepMinOut up.
+// batch.SweepMinOut up.
 func FuzzSweep(f *testing.F) {
 	f.Add(uint64(1), uint16(100), float32(30), false, uint8(0))
 	f.Add(uint64(2), uint16(17), float32(0), true, uint8(3))
@@ -297,11 +299,11 @@ func FuzzSweep(f *testing.F) {
 		r := rand.New(rand.NewPCG(seed, seed>>9))
 		b, lo, hi, reach := sweepSet(r, 1+int(n%500), spread, hostile)
 		want, candidates, _ := scalarSweep(b, lo, hi, reach, 0, 1, b.Len())
-		saved := Impl()
-		defer SetImpl(saved)
-		for _, name := range Impls() {
-			SetImpl(name)
-			got, st := sweepAll(t, b, lo, hi, reach, SweepState{Q: 0, C: 1}, b.Len(), SweepMinOut+int(extra))
+		saved := batch.Name()
+		defer batch.Use(saved)
+		for _, name := range batch.Names() {
+			batch.Use(name)
+			got, st := sweepAll(t, b, lo, hi, reach, batch.SweepState{Q: 0, C: 1}, b.Len(), batch.SweepMinOut+int(extra))
 			if !slices.Equal(got, want) || st.Candidates != candidates {
 				t.Fatalf("%s: %d hits and %d candidates, want %d and %d", name, len(got), st.Candidates, len(want), candidates)
 			}

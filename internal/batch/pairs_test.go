@@ -1,16 +1,18 @@
-package kernel
+package batch_test
 
 import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/testkit"
 	"github.com/obb2d/obb2d/soa"
 )
 
 // scalarPairBits is the bitset obb.Box.Overlaps gives for each pair.
 func scalarPairBits(a, b *soa.Boxes, ij []int32) []uint64 {
-	out := make([]uint64, Words(len(ij)/2))
+	out := make([]uint64, batch.Words(len(ij)/2))
 	for k := 0; k < len(ij)/2; k++ {
 		if a.At(int(ij[2*k])).Overlaps(b.At(int(ij[2*k+1]))) {
 			out[k/64] |= 1 << (k % 64)
@@ -36,13 +38,13 @@ func checkPairBits(t *testing.T, a, b *soa.Boxes, ij []int32) {
 	t.Helper()
 	n := len(ij) / 2
 	want := scalarPairBits(a, b, ij)
-	buf := make([]uint64, Words(n)+2)
+	buf := make([]uint64, batch.Words(n)+2)
 	for i := range buf {
-		buf[i] = sentinel
+		buf[i] = testkit.Sentinel
 	}
-	PairOverlaps(a, b, ij, buf[:Words(n)])
-	if buf[Words(n)] != sentinel || buf[Words(n)+1] != sentinel {
-		t.Fatalf("n=%d: wrote past the bitset's %d words", n, Words(n))
+	batch.Pairs(a, b, ij, buf[:batch.Words(n)])
+	if buf[batch.Words(n)] != testkit.Sentinel || buf[batch.Words(n)+1] != testkit.Sentinel {
+		t.Fatalf("n=%d: wrote past the bitset's %d words", n, batch.Words(n))
 	}
 	for w := range want {
 		if buf[w] != want[w] {
@@ -63,17 +65,17 @@ func TestPairOverlapsMatchesScalar(t *testing.T) {
 		counts = append(counts, n)
 	}
 	counts = append(counts, 127, 128, 129, 1000, 4096)
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(21, 22))
 		for _, n := range counts {
-			a, b := randomSet(r, 1+r.IntN(50)), randomSet(r, 1+r.IntN(50))
+			a, b := testkit.RandomSet(r, 1+r.IntN(50)), testkit.RandomSet(r, 1+r.IntN(50))
 			checkPairBits(t, a, b, randomPairs(r, n, a.Len(), b.Len()))
 			checkPairBits(t, a, a, randomPairs(r, n, a.Len(), a.Len()))
-			h, g := hostileSet(r, 1+r.IntN(50)), hostileSet(r, 1+r.IntN(50))
+			h, g := testkit.HostileSet(r, 1+r.IntN(50)), testkit.HostileSet(r, 1+r.IntN(50))
 			checkPairBits(t, h, g, randomPairs(r, n, h.Len(), g.Len()))
 		}
 		// Both answers must occur, or the comparison proves little.
-		a := randomSet(r, 200)
+		a := testkit.RandomSet(r, 200)
 		ij := randomPairs(r, 4096, 200, 200)
 		ones := 0
 		for _, w := range scalarPairBits(a, a, ij) {
@@ -86,23 +88,23 @@ func TestPairOverlapsMatchesScalar(t *testing.T) {
 }
 
 func TestPairOverlapsPanicsBeforeWriting(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(3, 3))
-		a, b := randomSet(r, 10), randomSet(r, 20)
+		a, b := testkit.RandomSet(r, 10), testkit.RandomSet(r, 20)
 		ij := randomPairs(r, 130, 10, 20)
-		fresh := func() []uint64 { return []uint64{sentinel, sentinel, sentinel} }
+		fresh := func() []uint64 { return []uint64{testkit.Sentinel, testkit.Sentinel, testkit.Sentinel} }
 		untouched := func(out []uint64) {
 			t.Helper()
 			for _, w := range out {
-				if w != sentinel {
-					t.Fatal("PairOverlaps wrote before panicking")
+				if w != testkit.Sentinel {
+					t.Fatal("Pairs wrote before panicking")
 				}
 			}
 		}
 		out := fresh()
-		mustPanic(t, "odd length 259", func() { PairOverlaps(a, b, ij[:259], out) })
+		testkit.MustPanic(t, "odd length 259", func() { batch.Pairs(a, b, ij[:259], out) })
 		untouched(out)
-		mustPanic(t, "out has 2 words, need 3 for 130 pairs", func() { PairOverlaps(a, b, ij, out[:2]) })
+		testkit.MustPanic(t, "out has 2 words, need 3 for 130 pairs", func() { batch.Pairs(a, b, ij, out[:2]) })
 		untouched(out)
 		for _, bad := range []struct {
 			at   int
@@ -112,24 +114,24 @@ func TestPairOverlapsPanicsBeforeWriting(t *testing.T) {
 			{2*64 + 1, 20, "pair 64: second index 20 is outside [0, 20)"}} {
 			bad2 := append([]int32(nil), ij...)
 			bad2[bad.at] = bad.v
-			mustPanic(t, bad.want, func() { PairOverlaps(a, b, bad2, out) })
+			testkit.MustPanic(t, bad.want, func() { batch.Pairs(a, b, bad2, out) })
 			untouched(out)
 		}
 		short := *b
 		short.HY = short.HY[:19]
-		mustPanic(t, "unequal lengths", func() { PairOverlaps(a, &short, ij, out) })
+		testkit.MustPanic(t, "unequal lengths", func() { batch.Pairs(a, &short, ij, out) })
 		untouched(out)
 	})
 }
 
 func TestPairOverlapsAllocatesNothing(t *testing.T) {
-	forEachImpl(t, func(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(4, 4))
-		a := randomSet(r, 300)
+		a := testkit.RandomSet(r, 300)
 		ij := randomPairs(r, 1000, 300, 300)
-		out := make([]uint64, Words(1000))
-		if n := testing.AllocsPerRun(20, func() { PairOverlaps(a, a, ij, out) }); n != 0 {
-			t.Errorf("PairOverlaps allocates %v times per call", n)
+		out := make([]uint64, batch.Words(1000))
+		if n := testing.AllocsPerRun(20, func() { batch.Pairs(a, a, ij, out) }); n != 0 {
+			t.Errorf("Pairs allocates %v times per call", n)
 		}
 	})
 }

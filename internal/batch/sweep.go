@@ -1,4 +1,4 @@
-package kernel
+package batch
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ const SweepMinOut = 16
 // Sweep is the narrow part of a sweep-and-prune pass over one set b whose
 // boxes are sorted by lo, the start of each box's interval on the sweep
 // axis; hi holds the end of each interval and reach a bound on each box's
-// extent across the sweep (see OverlapsRunsPruned). Query box q's run is
+// extent across the sweep (see RunsPruned). Query box q's run is
 // the boxes q+1, q+2, ... up to, not including, the first box j with
 // !(lo[j] <= hi[q]) (a NaN ends the run too) or the end of the set: with lo
 // in ascending order, every later box whose interval starts before q's
@@ -38,8 +38,8 @@ const SweepMinOut = 16
 //	|b.CY[j] - b.CY[q]| <= reach[j] + reach[q]
 //
 // (float32, |x| by clearing the sign bit, false on NaN) and the two boxes
-// overlap, exactly as obb.Box.Overlaps says: the bit OverlapsRunsPruned
-// gives the pair.
+// overlap, exactly as obb.Box.Overlaps says: the bit RunsPruned gives
+// the pair.
 //
 // Sweep decides the runs of queries st.Q through end-1, the first from its
 // candidate st.C on, writes the hits to out in order of Q and then C,
@@ -59,29 +59,21 @@ const SweepMinOut = 16
 func Sweep(b *soa.Boxes, lo, hi, reach []float32, st *SweepState, end int, out []Hit) int {
 	n := b.Len()
 	if len(lo) != n || len(hi) != n || len(reach) != n {
-		panic(fmt.Sprintf("kernel: lo, hi and reach of %d, %d and %d boxes for a set of %d", len(lo), len(hi), len(reach), n))
+		panic(fmt.Sprintf("batch: lo, hi and reach of %d, %d and %d boxes for a set of %d", len(lo), len(hi), len(reach), n))
 	}
 	if n > math.MaxInt32 {
-		panic(fmt.Sprintf("kernel: %d boxes do not fit int32 positions", n))
+		panic(fmt.Sprintf("batch: %d boxes do not fit int32 positions", n))
 	}
 	if len(out) < SweepMinOut {
-		panic(fmt.Sprintf("kernel: out has room for %d hits, need at least %d", len(out), SweepMinOut))
+		panic(fmt.Sprintf("batch: out has room for %d hits, need at least %d", len(out), SweepMinOut))
 	}
 	if st.Q < 0 || end < st.Q || end > n || (st.Q < end && (st.C <= st.Q || st.C > n)) {
-		panic(fmt.Sprintf("kernel: sweep at query %d, candidate %d, to query %d, of %d boxes", st.Q, st.C, end, n))
+		panic(fmt.Sprintf("batch: sweep at query %d, candidate %d, to query %d, of %d boxes", st.Q, st.C, end, n))
 	}
 	if st.Q == end {
 		return 0
 	}
-	var q, c, candidates, hits int
-	switch current.Load() {
-	case implAVX512:
-		q, c, candidates, hits = sweepAVX512(b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, reach, lo, hi, st.Q, st.C, end, hitWords(out))
-	case implAVX2:
-		q, c, candidates, hits = sweepAVX2(b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, reach, lo, hi, st.Q, st.C, end, hitWords(out))
-	default:
-		q, c, candidates, hits = sweepGeneric(b, lo, hi, reach, st.Q, st.C, end, out)
-	}
+	q, c, candidates, hits := sweep(b, lo, hi, reach, st.Q, st.C, end, out)
 	st.Q, st.C = q, c
 	st.Candidates += candidates
 	return hits
@@ -104,7 +96,7 @@ func sweepGeneric(b *soa.Boxes, lo, hi, reach []float32, q, c, end int, out []Hi
 		query := Query{cx[q], cy[q], ux[q], uy[q], hx[q], hy[q]}
 		qhi, qr := hi[q], reach[q]
 		for ; c < n && lo[c] <= qhi; c++ {
-			if !(f32.Abs(cy[c]-query.cy) <= reach[c]+qr) || !lane(&query, cx[c], cy[c], ux[c], uy[c], hx[c], hy[c]) {
+			if !(f32.Abs(cy[c]-query.CY) <= reach[c]+qr) || !lane(&query, cx[c], cy[c], ux[c], uy[c], hx[c], hy[c]) {
 				continue
 			}
 			if hits == len(out) {

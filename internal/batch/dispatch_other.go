@@ -1,0 +1,31 @@
+//go:build !amd64 || !gc || purego
+
+package batch
+
+import "github.com/obb2d/obb2d/soa"
+
+// Without the amd64 assembly, Go is the only implementation and every
+// kernel is its Go form.
+const (
+	haveAVX2   = false
+	haveAVX512 = false
+)
+
+// Overlaps sets bit i%64 of out[i/64] when box i overlaps the query and
+// clears it otherwise, for the equal-length, non-empty columns given; out
+// has at least Words(len(cx)) words.
+func Overlaps(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
+	overlapsGeneric(q, cx, cy, ux, uy, hx, hy, out)
+}
+
+func runsPruned(qs, b *soa.Boxes, qreach, reach []float32, runs []int32, out []uint64) {
+	runsPrunedGeneric(qs, b, qreach, reach, runs, out)
+}
+
+func sweep(b *soa.Boxes, lo, hi, reach []float32, q, c, end int, out []Hit) (nextQ, nextC, candidates, hits int) {
+	return sweepGeneric(b, lo, hi, reach, q, c, end, out)
+}
+
+func pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
+	pairsGeneric(a, b, ij, 0, len(ij)/2, out)
+}

@@ -1,0 +1,201 @@
+//go:build linux
+
+package batch_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime/debug"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/testkit"
+	"github.com/obb2d/obb2d/soa"
+)
+
+// TestGuardPageFaultIsCaught proves the harness detects an overrun: reading
+// one float past a guarded column must be reported, not crash the test.
+func TestGuardPageFaultIsCaught(t *testing.T) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	g := testkit.NewGuarded(t, 4096)
+	col := g.FloatsAtEnd(4)
+	err := testkit.Fault(func() {
+		past := unsafe.Slice(&col[0], 5) // one element into the guard page
+		sink = past[4]
+	})
+	if err == nil {
+		t.Fatal("reading the guard page did not fault: the guard-page test would prove nothing")
+	}
+}
+
+var sink float32
+
+// twoSetPlaces is how many places checkTwoSetsGuarded puts before the guard
+// page: the twelve columns of two sets, an index list, the output.
+const twoSetPlaces = 14
+
+// checkTwoSetsGuarded copies place (see twoSetPlaces) of a kernel call on
+// two sets a and b, an index list and an output of len(want) words right
+// before the guard page, runs call on them, and fails the test when it
+// faults or its bits differ from want. what says what the call was, for the
+// message.
+func checkTwoSetsGuarded(t *testing.T, g *testkit.Guarded, place int, what string, a, b soa.Boxes, list []int32, want []uint64,
+	call func(a, b *soa.Boxes, list []int32, out []uint64)) {
+	t.Helper()
+	out := make([]uint64, len(want))
+	var where string
+	switch {
+	case place < 12:
+		set, name := &a, "a."
+		if place >= 6 {
+			set, name = &b, "b."
+		}
+		cols := [6]*[]float32{&set.CX, &set.CY, &set.UX, &set.UY, &set.HX, &set.HY}
+		col := cols[place%6]
+		*col = g.FloatsCopy(*col)
+		where = name + [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place%6]
+	case place == 12:
+		guardedList := g.Int32sAtEnd(len(list))
+		copy(guardedList, list)
+		list = guardedList
+		where = "index list"
+	default:
+		out = g.WordsAtEnd(len(want))
+		where = "output"
+	}
+	expectGuarded(t, what, where, want, func() []uint64 { call(&a, &b, list, out); return out })
+}
+
+// expectGuarded runs call, which returns its output, and fails the test
+// when it faults or the output differs from want. what says what the call
+// was and where what lies before the guard page, for the message.
+func expectGuarded(t *testing.T, what, where string, want []uint64, call func() []uint64) {
+	t.Helper()
+	var out []uint64
+	if err := testkit.Fault(func() { out = call() }); err != nil {
+		t.Fatalf("%s, %s before the guard page: %v", what, where, err)
+	}
+	if fmt.Sprint(out) != fmt.Sprint(want) {
+		t.Fatalf("%s, %s before the guard page: wrong bits", what, where)
+	}
+}
+
+// TestPairGuardPages places each of the twelve columns of the two sets, the
+// pair list and the output right before an unreadable page, with pairs that
+// name the last box of each set, for every pair count up to three groups
+// past a word.
+func TestPairGuardPages(t *testing.T) {
+	g := testkit.NewGuarded(t, 64<<10)
+	r := rand.New(rand.NewPCG(15, 16))
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 1; n <= 64+3*8+1; n++ {
+			a, b := testkit.RandomSet(r, 1+r.IntN(40)), testkit.RandomSet(r, 1+r.IntN(40))
+			ij := randomPairs(r, n, a.Len(), b.Len())
+			want := scalarPairBits(a, b, ij)
+			for place := 0; place < twoSetPlaces; place++ {
+				checkTwoSetsGuarded(t, g, place, fmt.Sprintf("%d pairs", n), *a, *b, ij, want, batch.Pairs)
+			}
+		}
+	})
+}
+
+// TestRunGuardPages places each of the twelve columns of the query set and
+// the candidate set, the run list and the output right before an
+// unreadable page, with runs of every length up to three groups past a word
+// that end at the last box, so that the last group of each run would cross
+// the columns' end, and a run whose query is the last query box. It runs
+// unpruned RunsPruned and RunsPruned, the latter with each of its two reach
+// columns before the guard page too.
+func TestRunGuardPages(t *testing.T) {
+	g := testkit.NewGuarded(t, 64<<10)
+	r := rand.New(rand.NewPCG(25, 26))
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for length := 1; length <= maxRunLength; length++ {
+			n := length + r.IntN(3)
+			qs, b := testkit.RandomSet(r, 1+r.IntN(20)), testkit.RandomSet(r, n)
+			qreach, reach := randomReach(r, qs, false), randomReach(r, b, false)
+			runs := []int32{int32(qs.Len() - 1), int32(n - length), int32(n), 0, 0, int32(min(n, 20))}
+			want := scalarRunBits(qs, b, runs)
+			wantPruned, _ := scalarPrunedBits(qs, b, qreach, reach, runs)
+			what := fmt.Sprintf("run length %d of %d boxes", length, n)
+			for place := 0; place < twoSetPlaces; place++ {
+				checkTwoSetsGuarded(t, g, place, "unpruned RunsPruned, "+what, *qs, *b, runs, want, func(qs, b *soa.Boxes, runs []int32, out []uint64) {
+					unpruned(qs, b, runs, out)
+				})
+				checkTwoSetsGuarded(t, g, place, "RunsPruned, "+what, *qs, *b, runs, wantPruned, func(qs, b *soa.Boxes, runs []int32, out []uint64) {
+					batch.RunsPruned(qs, b, qreach, reach, runs, out)
+				})
+			}
+			for _, col := range []struct {
+				name string
+				data []float32
+			}{{"qreach", qreach}, {"reach", reach}} {
+				guardedCol := g.FloatsCopy(col.data)
+				qr, rr := qreach, reach
+				if col.name == "qreach" {
+					qr = guardedCol
+				} else {
+					rr = guardedCol
+				}
+				expectGuarded(t, "RunsPruned, "+what, col.name, wantPruned, func() []uint64 {
+					out := make([]uint64, len(wantPruned))
+					batch.RunsPruned(qs, b, qr, rr, runs, out)
+					return out
+				})
+			}
+		}
+	})
+}
+
+// TestSweepGuardPages places each of the nine columns Sweep reads (the six
+// of the set, reach, lo and hi) and then its output right before an
+// unreadable page, for every set size up to three of the widest groups
+// past a word, with every interval's end infinite, so that every run goes
+// on to the set's end and its last group would cross the columns' end.
+func TestSweepGuardPages(t *testing.T) {
+	g := testkit.NewGuarded(t, 64<<10)
+	r := rand.New(rand.NewPCG(49, 50))
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 1; n <= maxRunLength; n++ {
+			src, lo, hi, reach := sweepSet(r, n, 10, false)
+			for i := range hi {
+				hi[i] = float32(math.Inf(1))
+			}
+			want, _, _ := scalarSweep(src, lo, hi, reach, 0, 1, n)
+			const room = 40
+			for place := 0; place <= 9; place++ {
+				b, rc, l, h := *src, reach, lo, hi
+				cols := [9]*[]float32{&b.CX, &b.CY, &b.UX, &b.UY, &b.HX, &b.HY, &rc, &l, &h}
+				var out []batch.Hit
+				where := "output"
+				if place < 9 {
+					where = [9]string{"CX", "CY", "UX", "UY", "HX", "HY", "reach", "lo", "hi"}[place]
+					*cols[place] = g.FloatsCopy(*cols[place])
+					out = make([]batch.Hit, room)
+				} else {
+					words := g.WordsAtEnd(room)
+					out = unsafe.Slice((*batch.Hit)(unsafe.Pointer(&words[0])), room)
+				}
+				var got []batch.Hit
+				err := testkit.Fault(func() {
+					for st := (batch.SweepState{Q: 0, C: 1}); st.Q < n; {
+						k := batch.Sweep(&b, l, h, rc, &st, n, out)
+						got = append(got, out[:k]...)
+					}
+				})
+				if err != nil {
+					t.Fatalf("Sweep of %d boxes, %s before the guard page: %v", n, where, err)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("Sweep of %d boxes, %s before the guard page: %d hits, want %d", n, where, len(got), len(want))
+				}
+			}
+		}
+	})
+}

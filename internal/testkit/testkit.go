@@ -1,0 +1,98 @@
+// Package testkit holds what obb2d's tests share: running a test under
+// every kernel implementation, sets of boxes made to test both answers and
+// hostile values, the scalar answers to compare with, and a check that a
+// call panics with a given message. Its subpackages hold the scenes
+// (scene) and the exact rational oracle (exact).
+package testkit
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
+)
+
+// EachImpl calls f with each implementation this CPU and build can run
+// selected, slowest first, and restores the selection afterwards.
+func EachImpl(f func(impl string)) {
+	saved := batch.Name()
+	defer batch.Use(saved)
+	for _, name := range batch.Names() {
+		if err := batch.Use(name); err != nil {
+			panic(err)
+		}
+		f(name)
+	}
+}
+
+// ForEachImpl runs f as the subtest "impl=<name>" with each implementation
+// selected.
+func ForEachImpl(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	EachImpl(func(name string) { t.Run("impl="+name, f) })
+}
+
+// MustPanic fails t unless f panics with a message that contains want.
+func MustPanic(t *testing.T, want string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		r := recover()
+		if r == nil {
+			t.Fatalf("no panic; want one mentioning %q", want)
+		}
+		if msg := fmt.Sprint(r); !strings.Contains(msg, want) {
+			t.Fatalf("panic %q does not mention %q", msg, want)
+		}
+	}()
+	f()
+}
+
+// Sentinel fills output words a call must not write, so a test can see
+// that it did not.
+const Sentinel = 0xdeadbeefcafef00d
+
+// RandomSet makes n boxes near the origin, from the oracle's generators of
+// touching and nearly touching pairs, so that about half overlap a query
+// box of a few units around the origin.
+func RandomSet(r *rand.Rand, n int) *soa.Boxes {
+	var b soa.Boxes
+	for i := 0; i < n; i++ {
+		p := scene.Generators[r.IntN(len(scene.Generators))].Make(r)
+		p.B.Center = obb.Vec2{X: p.B.Center.X - p.A.Center.X, Y: p.B.Center.Y - p.A.Center.Y}
+		b.Append(p.B)
+	}
+	return &b
+}
+
+// HostileSet is RandomSet with a third of the boxes given a hostile value
+// (NaN, an infinity, a signed zero, a subnormal, a huge or negative value)
+// in one column.
+func HostileSet(r *rand.Rand, n int) *soa.Boxes {
+	b := RandomSet(r, n)
+	cols := [6][]float32{b.CX, b.CY, b.UX, b.UY, b.HX, b.HY}
+	for i := 0; i < n; i++ {
+		if r.IntN(3) == 0 {
+			col := cols[r.IntN(6)]
+			col[i] = scene.Hostile[r.IntN(len(scene.Hostile))]
+		}
+	}
+	return b
+}
+
+// ScalarBits is the bitset obb.Box.Overlaps gives for q against every box
+// of b, one pair at a time.
+func ScalarBits(q obb.Box, b *soa.Boxes) []uint64 {
+	out := make([]uint64, batch.Words(b.Len()))
+	for i := 0; i < b.Len(); i++ {
+		if q.Overlaps(b.At(i)) {
+			out[i/64] |= 1 << (i % 64)
+		}
+	}
+	return out
+}

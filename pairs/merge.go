@@ -1,0 +1,214 @@
+package pairs
+
+import "slices"
+
+// merger is the merge's memory, kept from pass to pass: the output, the
+// number of I and of J, the pairs sorted by J within each range of I (byJ),
+// the ranges' bounds on I (cut) and first positions in the output (start),
+// and the sample the cuts come from. With more than one range of I, the
+// split copies each unit's pairs into the same positions of split, ordered
+// by range: unit u's pairs of range r are parts[u·ranges+r]. With one
+// range, parts holds the pairs themselves. splitAt holds each unit's
+// counts per range.
+type merger struct {
+	pairs, out []Pair
+	nI, nJ     int
+	byJ        []Pair
+	cut        []int32
+	start      []int
+	sample     []int32
+	split      []Pair
+	parts      [][]Pair
+	splitAt    []int
+}
+
+// splitJob's positions are the units of the pairs; mergeJob's the ranges
+// of I.
+type (
+	splitJob merger
+	mergeJob merger
+)
+
+func (j *splitJob) do(_ *worker, start, end int) {
+	for u := start; u < end; u++ {
+		(*merger)(j).splitUnit(u)
+	}
+}
+
+func (j *mergeJob) do(w *worker, start, end int) {
+	for r := start; r < end; r++ {
+		(*merger)(j).mergeRange(w, r)
+	}
+}
+
+// merge sorts pairs, distinct and with every I below nI and every J below
+// nJ, by I then J into dst's spare room on c's workers, and returns dst
+// extended by them. room is the length of the pass's pair buffer, which
+// byJ and split follow so that they grow only when it does.
+//
+// Each range of I is sorted by two stable counting sorts, by J into byJ
+// and then by I into the output, linear in the boxes and the pairs. They
+// beat per-I sorts by J and radix sorts of packed keys on both of bench/'s
+// scenes (BenchmarkMerge).
+//
+// With more than one worker and at least mergeParallelPairs pairs, the I
+// axis is cut into one range per worker, each holding about as many pairs
+// (the cuts come from a sample of the pairs), each worker splits an equal
+// slice of the pairs (a unit) by range, and the ranges are sorted in
+// parallel (BenchmarkAllPairs, scene=rts, workers=2). The pairs are
+// distinct, so the order depends neither on where in the buffer each worker
+// put its pairs nor on the cuts.
+func (m *merger) merge(c *crew, dst, pairs []Pair, room, nI, nJ int) []Pair {
+	total := len(pairs)
+	dst = slices.Grow(dst, total)
+	m.pairs, m.out, m.nI, m.nJ = pairs, dst[len(dst):len(dst)+total], nI, nJ
+	grow(&m.byJ, room)
+	workers := c.size
+	ranges := 1
+	if workers > 1 && total >= mergeParallelPairs {
+		ranges = workers
+	}
+	cut := grow(&m.cut, ranges+1) // its length gives the jobs the ranges
+	cut[0], cut[ranges] = 0, int32(nI)
+	if cap(m.parts) < workers*workers {
+		m.parts = make([][]Pair, workers*workers)
+	}
+	if ranges == 1 {
+		m.parts = append(m.parts[:0], pairs)
+	} else {
+		// The cuts: quantiles of every step-th pair's I, at most
+		// total/step + 1 <= 2·mergeSamples + 1 of them (total is at least
+		// mergeParallelPairs).
+		step := max(1, total/mergeSamples)
+		if n := 2*mergeSamples + 1; cap(m.sample) < n {
+			m.sample = make([]int32, 0, n)
+		}
+		sample := m.sample[:0]
+		for k := 0; k < total; k += step {
+			sample = append(sample, pairs[k].I)
+		}
+		slices.Sort(sample)
+		for r := 1; r < ranges; r++ {
+			cut[r] = sample[r*len(sample)/ranges]
+		}
+		m.sample = sample
+		grow(&m.split, room)
+		grow(&m.splitAt, workers*(ranges+1))
+		m.parts = m.parts[:workers*ranges] // workers units
+		c.run((*splitJob)(m), workers, 1)
+	}
+	// Range r's pairs go to positions from start[r] on.
+	start := grow(&m.start, ranges+1)
+	start[0] = 0
+	for r := 0; r < ranges; r++ {
+		start[r+1] = start[r]
+		for u := r; u < len(m.parts); u += ranges {
+			start[r+1] += len(m.parts[u])
+		}
+	}
+	c.run((*mergeJob)(m), ranges, 1)
+	if workers > 1 {
+		c.evenOut(ranges > 1)
+	}
+	m.pairs, m.out = nil, nil // the pass's and the caller's memory: do not keep them
+	return dst[:len(dst)+total]
+}
+
+// mergeParallelPairs is the fewest pairs merge sorts on more than one
+// worker. Each range's sort still counts the pairs per J over every J, so
+// the parallel merge saves only the work per pair, and with few pairs that
+// is less than the split and the extra wait cost. The value is a judgment,
+// not a measured optimum: bench/'s uniform scene of 100,000 boxes (under
+// 20,000 pairs) merges on one worker, its RTS scene (over a million) on all.
+const mergeParallelPairs = 1 << 15
+
+// mergeSamples is about how many pairs merge looks at to place its cuts.
+const mergeSamples = 1024
+
+// splitUnit copies unit u of the pairs (the u-th of len(m.parts)/ranges
+// equal slices) into the same positions of m.split, ordered by the range
+// of I each pair falls in, and sets the unit's parts.
+func (m *merger) splitUnit(u int) {
+	cut := m.cut[1 : len(m.cut)-1]
+	ranges := len(cut) + 1
+	pairs, units := m.pairs, len(m.parts)/ranges
+	first, end := u*len(pairs)/units, (u+1)*len(pairs)/units
+	pairs = pairs[first:end]
+	at := m.splitAt[u*(ranges+1) : (u+1)*(ranges+1)]
+	clear(at)
+	for _, p := range pairs {
+		at[rangeOf(cut, p.I)+1]++
+	}
+	at[0] = first
+	for r := range ranges { // each count becomes the part's end
+		at[r+1] += at[r]
+	}
+	for r := range ranges {
+		m.parts[u*ranges+r] = m.split[at[r]:at[r+1]]
+	}
+	for _, p := range pairs {
+		r := rangeOf(cut, p.I)
+		m.split[at[r]] = p
+		at[r]++
+	}
+}
+
+// rangeOf returns how many of the cuts are at most i, the range of I that i
+// falls in, without a branch: the ranges of the pairs come in no order a
+// branch predictor could follow.
+func rangeOf(cut []int32, i int32) int {
+	r := 0
+	for _, c := range cut {
+		r += int(uint32(c-i-1) >> 31) // 1 when c <= i; c and i are not negative
+	}
+	return r
+}
+
+// mergeRange sorts the pairs of range r of I (every unit's part r) by I
+// then J, into the range's positions of the output.
+func (m *merger) mergeRange(w *worker, r int) {
+	lo, hi := m.cut[r], m.cut[r+1]
+	ranges := len(m.cut) - 1
+	// startI is sized for any range, so that a worker's scratch does not
+	// grow when the cuts move.
+	if cap(w.startI) < m.nI+1 {
+		w.startI = make([]int, m.nI+1)
+	}
+	startI, startJ := w.startI[:hi-lo+1], grow(&w.startJ, m.nJ+1)
+	clear(startI)
+	clear(startJ)
+	for u := r; u < len(m.parts); u += ranges { // every unit's part r
+		for _, p := range m.parts[u] {
+			startI[p.I-lo+1]++
+			startJ[p.J+1]++
+		}
+	}
+	// Each count becomes the position of the first pair with that index.
+	prefixSums(startI)
+	prefixSums(startJ)
+	first, end := m.start[r], m.start[r+1]
+	byJ, out := m.byJ[first:end], m.out[first:end]
+	for u := r; u < len(m.parts); u += ranges {
+		for _, p := range m.parts[u] {
+			byJ[startJ[p.J]] = p
+			startJ[p.J]++
+		}
+	}
+	for _, p := range byJ {
+		out[startI[p.I-lo]] = p
+		startI[p.I-lo]++
+	}
+}
+
+// prefixSums replaces each count of c with the sum of it and the counts
+// before it. The running sum stays in a register: written as
+// c[i] += c[i-1], each step waits for the store before it to be read back,
+// and the two sums over every index of a set are most of a merge with few
+// pairs (BenchmarkMerge, scene=uniform).
+func prefixSums(c []int) {
+	sum := 0
+	for i, v := range c {
+		sum += v
+		c[i] = sum
+	}
+}

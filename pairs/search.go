@@ -1,0 +1,46 @@
+package pairs
+
+// firstAbove returns the first position p >= from whose start is above v
+// (strict) or at least v (when orEqual), for v not NaN. The bucket index
+// brackets the answer: positions before v's bucket hold starts below v and
+// positions from the next bucket on hold starts above it, because bucketOf
+// never decreases. A bisection on the integer keys (which order as the
+// starts do) finishes inside the bracket, a few positions wide on
+// spread-out data.
+func (s *sorted) firstAbove(from int, v float32, orEqual bool) int {
+	// Positions whose key is at most kv are not above v. (For orEqual the
+	// key of v itself is above; sortable(v) is not 0, which only a NaN has.)
+	kv := sortable(v)
+	if orEqual {
+		kv--
+	}
+	return s.search(from, s.bucketOf(v), kv)
+}
+
+// search returns the first position p >= from whose start key is above kv,
+// for the bucket k that the value of kv falls in.
+func (s *sorted) search(from, k int, kv uint32) int {
+	keys := s.start
+	l := max(int(s.bucket[k]), from)
+	h := len(keys)
+	if k+1 < len(s.bucket) {
+		h = max(int(s.bucket[k+1]), l)
+	}
+	// The step is masked in rather than branched on: a data-dependent
+	// branch here mispredicts about every other time, and the compiler
+	// turns the 0-or-1 assignment into a SETcc.
+	size := h - l  // the answer is in [l, l+size]
+	for size > 1 { // halve the range, keeping the answer in it
+		half := size >> 1
+		below := 0
+		if keys[l+half-1] <= kv {
+			below = 1
+		}
+		l += half & -below
+		size -= half
+	}
+	if size == 1 && keys[l] <= kv {
+		l++
+	}
+	return l
+}

@@ -1,0 +1,416 @@
+package pairs
+
+import (
+	"math"
+	"slices"
+	"unsafe"
+
+	"github.com/obb2d/obb2d/internal/stagger"
+	"github.com/obb2d/obb2d/soa"
+)
+
+// sorted is one set's boxes ordered by the start of their sweep interval,
+// with the columns copied in that order so that a candidate run is a
+// contiguous slice the kernel can read.
+//
+// The columns of boxes hold each box as seen with the sweep axis as x: for a
+// sweep along y, x and y are swapped (CX holds the center's y, UX the axis's
+// y, and the other way round), so that the kernel's reach test (kernel.Sweep's
+// and kernel.OverlapsRunsPruned's, on CY) applies across the sweep. The
+// separating-axis test's answer does not change: with x and y swapped, each of
+// its float32 operations gives the same value, or the same value negated
+// inside an absolute value (a sum's terms trade places, a difference's
+// operands trade places, and rounding to nearest is symmetric). The
+// brute-force tests run scenes swept along each axis.
+type sorted struct {
+	src     *soa.Boxes // the set being sorted, during build
+	useY    bool       // the sweep runs along y: x and y are swapped
+	boxes   soa.Boxes
+	start   []uint32    // padded sweep interval's start as sortable(lo), in sorted order
+	hi      []float32   // padded sweep interval's end, in sorted order
+	reach   []float32   // bound on the half extent across the sweep, padded: see crossReach
+	index   []int32     // original index of each sorted box
+	invalid []int32     // original indices of the invalid boxes, ascending
+	stats   []chunkStat // each chunk's starts and invalid count, from intervals
+	// lo holds the padded sweep interval's start as a float32, in sorted
+	// order, when withLo: the column kernel.Sweep finds each run's end in.
+	lo     []float32
+	withLo bool
+	// keys holds sortable(lo) << 32 | index for every box, by original
+	// index; invalid boxes have the start invalidKey.
+	keys []uint64
+	// recs holds each box with its interval's end, by original index.
+	recs []record
+	// The sort partitions the records into groups of consecutive buckets
+	// (part, with part keys sortable(lo) << 32 | position in part), then
+	// sorts each group's keys and gathers it from a few pages of part
+	// instead of from the whole set: see build.
+	part     []record
+	partKeys []uint64
+	// The bucket of each valid box's start: keyBucket by original index,
+	// from the count, and partBucket as the bucket within its group by
+	// position in part, from the scatter. Mapping a start to its bucket
+	// takes a chain of floating-point steps, so it is done once a box.
+	keyBucket  []int32
+	partBucket []uint8
+	groupStart []int32 // group g is part[groupStart[g]:groupStart[g+1]]
+	// The partition splits the indices into ranges: row r of fill (groups
+	// entries) holds range r's boxes per group, then its next position in each
+	// group.
+	groups, ranges int
+	fill           []int32
+	// bucket[k] is the first sorted position whose start maps to bucket k
+	// or later, start -> (start-bucketLo)*bucketScale: a coarse index over
+	// the starts that brackets firstAbove's answer. Group g holds the boxes
+	// of buckets [g·bucketsPerGroup, (g+1)·bucketsPerGroup), the last group
+	// the last bucket too.
+	bucket      []int32
+	bucketLo    float64
+	bucketScale float64
+}
+
+// record is one box (transposed for a sweep along y), the end of its padded
+// sweep interval and its index.
+type record struct {
+	cx, cy, ux, uy, hx, hy, hi float32
+	index                      int32
+}
+
+// recordsPerLine is how many records a 64-byte cache line holds.
+const recordsPerLine = 64 / int(unsafe.Sizeof(record{}))
+
+// invalidKey is the start key of an invalid box: above sortable of
+// every finite float32, so those boxes sort after all others.
+const invalidKey = math.MaxUint32
+
+// build sorts b into s along the chosen axis, with s.lo when withLo. The
+// intervals are computed on all workers. The sort then
+// partitions the records by bucket into groups of about groupSize boxes
+// (the workers count and place fixed ranges of the indices, each read in
+// index order), and sorts and gathers each group on all workers
+// (sortGroup). Boxes with equal starts keep index order, so the result is
+// the same for any number of workers.
+//
+// The partition exists because gathering the records straight into sorted
+// order reads them in random order from the whole set: at 100,000 boxes
+// that gather was a fifth of the pass's CPU profile. A group's records lie
+// within a few pages, so its gather hits the caches.
+func (s *sorted) build(c *crew, b *soa.Boxes, useY, withLo bool) {
+	n := b.Len()
+	s.withLo = withLo
+	if cap(s.recs) < n {
+		s.recs, s.part = make([]record, n), make([]record, n)
+		s.keys, s.partKeys = make([]uint64, n), make([]uint64, n)
+		s.keyBucket, s.partBucket = make([]int32, n), make([]uint8, n)
+	}
+	s.recs, s.keys = s.recs[:n], s.keys[:n]
+	if chunks := (n + chunk - 1) / chunk; cap(s.stats) < chunks {
+		s.stats = make([]chunkStat, chunks)
+	} else {
+		s.stats = s.stats[:chunks]
+	}
+	s.src, s.useY = b, useY
+	defer func() { s.src = nil }()
+	c.run((*boundsJob)(s), n, chunk)
+
+	// The range of the starts, and the invalid boxes in index order
+	// from the chunks that have any.
+	s.invalid = s.invalid[:0]
+	first, last := uint32(invalidKey), uint32(0)
+	for c, st := range s.stats {
+		first, last = min(first, st.first), max(last, st.last)
+		if st.invalid == 0 {
+			continue
+		}
+		for i := c * chunk; i < min((c+1)*chunk, n); i++ {
+			if s.keys[i]>>32 == invalidKey {
+				s.invalid = append(s.invalid, int32(i))
+			}
+		}
+	}
+	m := n - len(s.invalid)
+	s.resize(m)
+	groups := s.initBuckets(m, first, last)
+
+	// Partition: count each range's boxes per group, then place every
+	// record after the records of earlier groups and, within its group,
+	// after those of earlier ranges, so that a group keeps index order. The
+	// ranges are fixed slices of the indices, so the result does not depend
+	// on which goroutine takes which; there are a few per worker, so that a
+	// worker the machine stalls does not hold up the others.
+	ranges := 1
+	if c.size > 1 {
+		ranges = rangesPerWorker * c.size
+	}
+	s.groups, s.ranges = groups, ranges
+	grow(&s.fill, ranges*groups)
+	c.run((*countJob)(s), ranges, 1)
+	gs := s.groupStart[:groups+1]
+	gs[0] = 0
+	for g := 0; g < groups; g++ {
+		at := gs[g]
+		for r := 0; r < ranges; r++ { // the range's count becomes its first position
+			c := s.fill[r*groups+g]
+			s.fill[r*groups+g] = at
+			at += c
+		}
+		gs[g+1] = at
+	}
+	c.run((*scatterJob)(s), ranges, 1)
+	c.run((*gatherJob)(s), groups, 1)
+}
+
+// The sort's jobs after boundsJob: countJob's and scatterJob's positions
+// are the partition's index ranges, gatherJob's the groups.
+type (
+	countJob   sorted
+	scatterJob sorted
+	gatherJob  sorted
+)
+
+func (j *countJob) do(_ *worker, start, end int) {
+	for r := start; r < end; r++ {
+		(*sorted)(j).countRange(r)
+	}
+}
+
+func (j *scatterJob) do(_ *worker, start, end int) {
+	for r := start; r < end; r++ {
+		(*sorted)(j).scatterRange(r)
+	}
+}
+
+func (j *gatherJob) do(w *worker, start, end int) {
+	for g := start; g < end; g++ {
+		(*sorted)(j).sortGroup(w, g)
+	}
+}
+
+// groupSize is the number of boxes a group of the sort holds on average;
+// bucketsPerGroup buckets of boxesPerBucket boxes each.
+const (
+	boxesPerBucket  = 4
+	bucketsPerGroup = 128
+	groupSize       = boxesPerBucket * bucketsPerGroup
+)
+
+// A box's bucket within its group, at most bucketsPerGroup in the last
+// group, must fit the uint8 that partBucket keeps it in, and so must one
+// more: sortGroup counts bucket b at b+1 in uint8 arithmetic.
+const _ uint8 = bucketsPerGroup + 1
+
+// initBuckets sizes the bucket index and the groups for m boxes whose
+// sortable starts run from first to last, sets the mapping from a start to
+// its bucket, and returns the number of groups.
+func (s *sorted) initBuckets(m int, first, last uint32) (groups int) {
+	groups = max(1, m/groupSize)
+	nb := groups * bucketsPerGroup
+	if cap(s.bucket) < nb+1 {
+		s.bucket = make([]int32, nb+1)
+	}
+	s.bucket = s.bucket[:nb+1]
+	if cap(s.groupStart) < groups+1 {
+		s.groupStart = make([]int32, groups+1)
+	}
+	s.groupStart = s.groupStart[:groups+1]
+	s.bucketLo, s.bucketScale = 0, 0
+	if m > 0 {
+		s.bucketLo = float64(unsortable(first))
+		if span := float64(unsortable(last)) - s.bucketLo; span > 0 {
+			s.bucketScale = float64(nb) / span
+		}
+	}
+	return groups
+}
+
+// groupOf returns the group of the sort that bucket k belongs to.
+func (s *sorted) groupOf(k int32) int32 {
+	return min(k/bucketsPerGroup, int32(len(s.groupStart)-2))
+}
+
+// rangesPerWorker is how many index ranges the partition makes per worker
+// when there is more than one.
+const rangesPerWorker = 4
+
+// indexRange returns range r of the partition's ranges of box indices.
+func (s *sorted) indexRange(r int) (start, end int) {
+	n := len(s.keys)
+	return r * n / s.ranges, (r + 1) * n / s.ranges
+}
+
+// countRange notes the bucket of each valid box of index range r and
+// counts the range's boxes per group, into the range's row of fill.
+func (s *sorted) countRange(r int) {
+	count := s.fill[r*s.groups : (r+1)*s.groups]
+	clear(count)
+	start, end := s.indexRange(r)
+	buckets := s.keyBucket[start:end]
+	for i, k := range s.keys[start:end] {
+		if start := uint32(k >> 32); start != invalidKey {
+			b := int32(s.bucketOf(unsortable(start)))
+			buckets[i] = b
+			count[s.groupOf(b)]++
+		}
+	}
+}
+
+// scatterRange places each valid box of index range r in part, at the next
+// position of the range's row of fill for its group, with its start and
+// position in partKeys and its bucket within the group in partBucket.
+func (s *sorted) scatterRange(r int) {
+	fill := s.fill[r*s.groups : (r+1)*s.groups]
+	n := len(s.keys)
+	part, partKeys, partBucket := s.part[:n], s.partKeys[:n], s.partBucket[:n]
+	start, end := s.indexRange(r)
+	for i := start; i < end; i++ {
+		k := s.keys[i]
+		start := uint32(k >> 32)
+		if start == invalidKey {
+			continue
+		}
+		b := s.keyBucket[i]
+		g := s.groupOf(b)
+		p := fill[g]
+		fill[g]++
+		part[p] = s.recs[i]
+		partKeys[p] = uint64(start)<<32 | uint64(p)
+		partBucket[p] = uint8(b - g*bucketsPerGroup)
+	}
+}
+
+// bucketOf returns the bucket v falls in, clamped to the index.
+func (s *sorted) bucketOf(v float32) int {
+	x := (float64(v) - s.bucketLo) * s.bucketScale
+	if !(x > 0) { // NaN included
+		return 0
+	}
+	return int(min(x, float64(len(s.bucket)-1)))
+}
+
+// sortGroup sorts group g by start and copies it from part into the sorted
+// columns at the same positions. It counts the group's boxes per bucket
+// (the scatter noted each box's bucket within the group), which gives the
+// group's bucket index entries, places the keys bucket by bucket, and sorts
+// each bucket's few keys by insertion (a bucket holding many equal or
+// clustered starts by slices.Sort). A key ends in the box's
+// position in part, which follows index order within the group, so boxes
+// with equal starts stay in index order.
+func (s *sorted) sortGroup(w *worker, g int) {
+	start, end := int(s.groupStart[g]), int(s.groupStart[g+1])
+	k0, kEnd := g*bucketsPerGroup, (g+1)*bucketsPerGroup
+	if g == len(s.groupStart)-2 {
+		kEnd = len(s.bucket)
+	}
+	// First load one word of every cache line of the group's records, in
+	// order: the copy at the end reads them in sorted order, which no
+	// hardware prefetcher follows, and the scatter wrote them long enough
+	// ago that they have left the core's caches. These loads do not depend
+	// on each other, so their misses overlap, and the counting below runs
+	// while they arrive. Alternating runs (BenchmarkAllPairs, avx2, 100,000
+	// boxes, -benchtime 10x, 10 rounds) measured the uniform pass 19%
+	// faster with one worker and 15% with two.
+	var sink int32
+	for i := start; i < end; i += recordsPerLine {
+		sink ^= s.part[i].index
+	}
+	w.sink = sink
+	count := grow(&w.count, kEnd-k0+1)
+	clear(count)
+	keys, local := s.partKeys[start:end], s.partBucket[start:end]
+	for _, b := range local {
+		count[b+1]++
+	}
+	for b := range count[1:] {
+		count[b+1] += count[b]
+	}
+	for b, c := range count[:kEnd-k0] {
+		s.bucket[k0+b] = int32(start) + c
+	}
+	placed := grow(&w.tmp, len(keys))
+	for i, k := range keys {
+		b := local[i]
+		placed[count[b]] = k
+		count[b]++
+	}
+	lo := 0
+	for _, hi := range count[:kEnd-k0] {
+		sortKeys(placed[lo:hi])
+		lo = int(hi)
+	}
+
+	d, part := &s.boxes, s.part
+	cx, cy, ux, uy, hx, hy := d.CX[start:end], d.CY[start:end], d.UX[start:end], d.UY[start:end], d.HX[start:end], d.HY[start:end]
+	starts, his, reach, index := s.start[start:end], s.hi[start:end], s.reach[start:end], s.index[start:end]
+	for p, k := range placed {
+		r := &part[uint32(k)]
+		cx[p], cy[p], ux[p], uy[p], hx[p], hy[p] = r.cx, r.cy, r.ux, r.uy, r.hx, r.hy
+		starts[p], his[p], index[p] = uint32(k>>32), r.hi, r.index
+		reach[p] = crossReach(r.hx, r.hy, r.ux, r.uy)
+	}
+	if s.withLo {
+		for p, k := range starts {
+			s.lo[start+p] = unsortable(k)
+		}
+	}
+}
+
+// sortKeys sorts distinct keys. Most of the slices it gets (a bucket of the
+// sort) hold fewer than two keys, so it inlines to a length check and calls
+// sortMany only for the others.
+func sortKeys(keys []uint64) {
+	if len(keys) > 1 {
+		sortMany(keys)
+	}
+}
+
+// sortMany sorts distinct keys: by insertion when there are few of them.
+func sortMany(keys []uint64) {
+	if len(keys) > 16 {
+		slices.Sort(keys)
+		return
+	}
+	for i := 1; i < len(keys); i++ {
+		k, j := keys[i], i
+		for ; j > 0 && keys[j-1] > k; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = k
+	}
+}
+
+// grow sets *buf to length n, reallocated (contents lost) when its
+// capacity is short, and returns it. It sets *buf, not only the slice it
+// returns, because some phases read a buffer's length: merge once kept the
+// cuts in a local slice of length n and left f.mergeCut at an earlier
+// pass's length.
+func grow[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
+}
+
+// resize sets the sorted columns' length to m. The columns the gather
+// writes in step (ten, eleven with lo) are staggered a cache line apart
+// within the page (see package stagger): allocated one by one they all
+// start page aligned, and the gather then ran six times slower.
+func (s *sorted) resize(m int) {
+	if cap(s.hi) < m {
+		cols := stagger.Columns[float32](m, 8, 0)
+		s.boxes = soa.Boxes{CX: cols[0], CY: cols[1], UX: cols[2], UY: cols[3], HX: cols[4], HY: cols[5]}
+		s.hi, s.reach = cols[6], cols[7]
+		s.start = stagger.Columns[uint32](m, 1, 8)[0]
+		s.index = stagger.Columns[int32](m, 1, 9)[0]
+		s.lo = nil
+	}
+	if s.withLo && cap(s.lo) < m {
+		s.lo = stagger.Columns[float32](m, 1, 10)[0]
+	}
+	d := &s.boxes
+	d.CX, d.CY, d.UX, d.UY, d.HX, d.HY = d.CX[:m], d.CY[:m], d.UX[:m], d.UY[:m], d.HX[:m], d.HY[:m]
+	s.start, s.hi, s.reach, s.index = s.start[:m], s.hi[:m], s.reach[:m], s.index[:m]
+	if s.withLo {
+		s.lo = s.lo[:m]
+	}
+}

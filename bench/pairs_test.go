@@ -93,7 +93,7 @@ func BenchmarkAllPairs(b *testing.B) {
 	}
 }
 
-// BenchmarkSweep times kernel.Sweep alone over every box of the uniform
+// BenchmarkSweep times batch.Sweep alone over every box of the uniform
 // and RTS scenes of 100,000 boxes, sorted along x by their bounds, with
 // each box's half height across the sweep as its reach: the part of an
 // all-pairs pass the kernel choice changes, so the ratio of its

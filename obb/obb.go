@@ -267,7 +267,7 @@ func (a Box) Bounds() (min, max Vec2) {
 // Angle returns the box's rotation in radians, in (-π, π].
 func (a Box) Angle() float64 { return math.Atan2(float64(a.Axis.Y), float64(a.Axis.X)) }
 
-// MovedTo returns a copy of a with its center at center (the seeds' moveTo).
+// MovedTo returns a copy of a with its center at center.
 func (a Box) MovedTo(center Vec2) Box {
 	a.Center = center
 	return a
@@ -280,7 +280,7 @@ func (a Box) Translated(d Vec2) Box {
 }
 
 // WithAngle returns a copy of a rotated to angle radians counter-clockwise
-// about its center (the seeds' updateAngle); center and half extents are kept.
+// about its center; center and half extents are kept.
 func (a Box) WithAngle(angle float64) Box {
 	a.Axis = axisOf(angle)
 	return a

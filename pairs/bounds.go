@@ -13,8 +13,7 @@ import (
 // each set, each weighted by the spacing: the axis decides only how many
 // candidates the sweep tests, never the pairs it finds, and a few thousand
 // centers estimate the spread well. Summing every center was a serial pass
-// over the set: BenchmarkBuild measured the sort about 14% faster with the
-// sample.
+// over the set, which BenchmarkBuild measured slower than the sample.
 func sweepAxis(sets ...*soa.Boxes) (useY bool) {
 	var n, sx, sy, sxx, syy float64
 	for _, b := range sets {
@@ -136,7 +135,7 @@ func sweepBounds(c, h1, h2, along, across float64) (lo, hi float32) {
 // crossReach returns a float32 at least e + w for the exact half extent
 // e = hx·|uy| + hy·|ux| of a valid box across the sweep (the box transposed
 // for a sweep along y) and the padding w of sweepBounds: the reach of
-// kernel.Sweep and kernel.OverlapsRunsPruned. When the float32 test says
+// batch.Sweep and batch.RunsPruned. When the float32 test says
 // two boxes overlap, their exact rectangles are within w₁ + w₂ of each other
 // (see padFactor), so their centers across the sweep are at most
 // e₁ + w₁ + e₂ + w₂ ≤ reach₁ + reach₂ apart, exactly. The kernel compares

@@ -24,7 +24,7 @@ type job interface {
 // yielding their P now and then, and the caller waits for them the same
 // way, so a pass keeps its workers' cores busy from start to end, serial
 // parts included: a goroutine started while its starter keeps running may
-// begin a millisecond later (BenchmarkGoStart in bench/), which a pass of
+// begin a millisecond later (BenchmarkGoStart), which a pass of
 // eight jobs would pay eight times. stop ends the helpers when the pass
 // ends.
 type crew struct {

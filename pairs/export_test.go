@@ -15,7 +15,7 @@ var defaultParallelMinBoxes = parallelMinBoxes
 
 // TestMain lets every pass of the tests use as many workers as it asks
 // for, however few its boxes, so that the tests' small scenes exercise the
-// parallel phases; TestSmallPassesRunOnOneWorker checks the real threshold.
+// parallel jobs; TestSmallPassesRunOnOneWorker checks the real threshold.
 func TestMain(m *testing.M) {
 	parallelMinBoxes = 0
 	os.Exit(m.Run())

@@ -15,8 +15,8 @@ import (
 //
 // The columns of boxes hold each box as seen with the sweep axis as x: for a
 // sweep along y, x and y are swapped (CX holds the center's y, UX the axis's
-// y, and the other way round), so that the kernel's reach test (kernel.Sweep's
-// and kernel.OverlapsRunsPruned's, on CY) applies across the sweep. The
+// y, and the other way round), so that the kernel's reach test (batch.Sweep's
+// and batch.RunsPruned's, on CY) applies across the sweep. The
 // separating-axis test's answer does not change: with x and y swapped, each of
 // its float32 operations gives the same value, or the same value negated
 // inside an absolute value (a sum's terms trade places, a difference's
@@ -33,7 +33,7 @@ type sorted struct {
 	invalid []int32     // original indices of the invalid boxes, ascending
 	stats   []chunkStat // each chunk's starts and invalid count, from intervals
 	// lo holds the padded sweep interval's start as a float32, in sorted
-	// order, when withLo: the column kernel.Sweep finds each run's end in.
+	// order, when withLo: the column batch.Sweep finds each run's end in.
 	lo     []float32
 	withLo bool
 	// keys holds sortable(lo) << 32 | index for every box, by original
@@ -306,9 +306,7 @@ func (s *sorted) sortGroup(w *worker, g int) {
 	// hardware prefetcher follows, and the scatter wrote them long enough
 	// ago that they have left the core's caches. These loads do not depend
 	// on each other, so their misses overlap, and the counting below runs
-	// while they arrive. Alternating runs (BenchmarkAllPairs, avx2, 100,000
-	// boxes, -benchtime 10x, 10 rounds) measured the uniform pass 19%
-	// faster with one worker and 15% with two.
+	// while they arrive (BenchmarkBuild; BenchmarkAllPairs, scene=uniform).
 	var sink int32
 	for i := start; i < end; i += recordsPerLine {
 		sink ^= s.part[i].index
@@ -380,9 +378,8 @@ func sortMany(keys []uint64) {
 
 // grow sets *buf to length n, reallocated (contents lost) when its
 // capacity is short, and returns it. It sets *buf, not only the slice it
-// returns, because some phases read a buffer's length: merge once kept the
-// cuts in a local slice of length n and left f.mergeCut at an earlier
-// pass's length.
+// returns, because later jobs read some buffers' lengths (the merge's cuts
+// give its jobs the number of ranges).
 func grow[T any](buf *[]T, n int) []T {
 	if cap(*buf) < n {
 		*buf = make([]T, n)

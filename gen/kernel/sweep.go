@@ -10,11 +10,11 @@ import (
 
 // sweepKernel writes sweep<name>, the narrow part of a sweep-and-prune pass
 // over one set sorted by the start lo of each box's interval on the sweep
-// axis (kernel.Sweep documents it). Query box q's run is the boxes after it
+// axis (batch.Sweep documents it). Query box q's run is the boxes after it
 // up to the first whose lo is not <= hi[q]; the kernel finds that end
 // itself, a group at a time, while it tests the run, so that the caller
 // makes no run list, searches for no run's end and scans no bitset. Each
-// candidate goes through OverlapsRunsPruned's reach test and then the
+// candidate goes through RunsPruned's reach test and then the
 // overlap test, and each hit is stored as one word, q in the low half and
 // the candidate in the high half.
 //

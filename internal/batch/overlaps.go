@@ -42,7 +42,7 @@ func overlapsGeneric(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 // separates the boxes, so it computes the same bit, NaN included (a NaN
 // fails the first comparison it reaches). Returning early matters: on a
 // spread-out map the first axis settles most boxes, and computing all four
-// axes before comparing made this kernel about 1.4 times slower than the
+// axes before comparing made this kernel slower than the
 // scalar test in a loop (BenchmarkOverlaps, impl=generic against
 // impl=scalar). The query stays behind a pointer: taking it by value
 // measured slower on both of BenchmarkOverlaps' scenes.

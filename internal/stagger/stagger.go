@@ -6,10 +6,9 @@
 // page, so element i of every column maps to the same set of the L1 data
 // cache (and of any cache whose set index comes from address bits below the
 // page size). A loop that walks more columns in step than the cache has ways
-// (the sweep's gather writes nine) evicts its own lines on every element: on
-// the development machine (8-way 32 KiB L1D) copying 100,000 records into
-// nine page-aligned columns took 148 ns per element, and 28 ns with the
-// columns one cache line apart (BenchmarkSplitRecords, medians of 10).
+// (the sort's gather writes nine) evicts its own lines on every element:
+// copying records into nine page-aligned columns runs several times slower
+// than into columns one cache line apart (BenchmarkSplitRecords).
 package stagger
 
 // word is a 4-byte column element.

@@ -10,7 +10,7 @@ import (
 
 // EnvVar names the environment variable that chooses the implementation when
 // the program starts: OBB2D_KERNEL=generic, avx2 or avx512.
-const EnvVar = batch.EnvVar
+const EnvVar = "OBB2D_KERNEL"
 
 // Impl returns the name of the implementation in use: "generic", "avx2" or
 // "avx512".
@@ -42,9 +42,9 @@ func Overlaps(q *Query, b *soa.Boxes, out []uint64) {
 	batch.Overlaps(&q.q, b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, out[:Words(n)])
 }
 
-// chunk is how many boxes AppendOverlapping decides per kernel call; their
+// appendChunk is how many boxes AppendOverlapping decides per kernel call; their
 // bitset lives on the stack.
-const chunk = 512
+const appendChunk = 512
 
 // AppendOverlapping appends to dst, in ascending order, the index of every
 // box of b that overlaps the query box, and returns the extended slice. It
@@ -66,9 +66,9 @@ func AppendOverlappingRange(dst []int32, q *Query, b *soa.Boxes, lo, hi int) []i
 	if hi > 1<<31-1 {
 		panic(fmt.Sprintf("kernel: index %d does not fit in int32", hi-1))
 	}
-	var words [chunk / 64]uint64
-	for start := lo; start < hi; start += chunk {
-		end := min(start+chunk, hi)
+	var words [appendChunk / 64]uint64
+	for start := lo; start < hi; start += appendChunk {
+		end := min(start+appendChunk, hi)
 		batch.Overlaps(&q.q, b.CX[start:end], b.CY[start:end], b.UX[start:end], b.UY[start:end],
 			b.HX[start:end], b.HY[start:end], words[:Words(end-start)])
 		for w, word := range words[:Words(end-start)] {

@@ -306,6 +306,7 @@ type FieldError struct {
 	Reason string  // "NaN", "infinite", "negative", "not unit length"
 }
 
+// Error names the field and what is wrong with it.
 func (e *FieldError) Error() string {
 	return fmt.Sprintf("obb: %s is %s (%g)", e.Field, e.Reason, e.Value)
 }

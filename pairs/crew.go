@@ -188,20 +188,20 @@ func (c *crew) drain(w *worker) {
 // sets, are evened out only after a pass that merged on several workers.
 func (c *crew) evenOut(merged bool) {
 	wk := c.wk[:c.size]
-	evenOut(wk, func(w *worker) *[]int32 { return &w.runs })
-	evenOut(wk, func(w *worker) *[]uint64 { return &w.bits })
-	evenOut(wk, func(w *worker) *[]int { return &w.wordStart })
-	evenOut(wk, func(w *worker) *[]uint64 { return &w.tmp })
-	evenOut(wk, func(w *worker) *[]int32 { return &w.count })
+	evenOutBuffer(wk, func(w *worker) *[]int32 { return &w.runs })
+	evenOutBuffer(wk, func(w *worker) *[]uint64 { return &w.bits })
+	evenOutBuffer(wk, func(w *worker) *[]int { return &w.wordStart })
+	evenOutBuffer(wk, func(w *worker) *[]uint64 { return &w.tmp })
+	evenOutBuffer(wk, func(w *worker) *[]int32 { return &w.count })
 	if merged {
-		evenOut(wk, func(w *worker) *[]int { return &w.startI })
-		evenOut(wk, func(w *worker) *[]int { return &w.startJ })
+		evenOutBuffer(wk, func(w *worker) *[]int { return &w.startI })
+		evenOutBuffer(wk, func(w *worker) *[]int { return &w.startJ })
 	}
 }
 
-// evenOut gives each worker of wk as much room in the buffer buf returns
+// evenOutBuffer gives each worker of wk as much room in the buffer buf returns
 // as the roomiest has.
-func evenOut[T any](wk []worker, buf func(*worker) *[]T) {
+func evenOutBuffer[T any](wk []worker, buf func(*worker) *[]T) {
 	most := 0
 	for i := range wk {
 		most = max(most, cap(*buf(&wk[i])))

@@ -30,12 +30,11 @@
 // Pairs are returned with I < J (for [Finder.Between], I indexes the moving
 // set and J the static set), sorted by I and then J, whatever the kernel and
 // the number of workers.
-//
-// # Layout
-//
-// finder.go holds the passes, read top down; bounds.go each box's padded
-// interval and reach and the proofs that they lose no pair; sort.go the
-// bucketed sort along the sweep axis; sweep.go the jobs that hand runs to
-// the kernels; collect.go and merge.go how the workers' pairs are gathered
-// and sorted; crew.go the workers that run each job.
 package pairs
+
+// The files, for maintainers: finder.go holds the passes, read top down;
+// bounds.go each box's padded interval and reach and the proofs that they
+// lose no pair; sort.go the bucketed sort along the sweep axis; sweep.go the
+// jobs that hand runs to the kernels; collect.go and merge.go how the
+// workers' pairs are gathered and sorted; crew.go the workers that run each
+// job.

@@ -35,3 +35,25 @@ func ExampleFinder_Filter() {
 	fmt.Println(hits, err)
 	// Output: [{0 1}] <nil>
 }
+
+// A physics step loop: one Finder kept from step to step, on all cores.
+// The bodies drift together, and the pairs appear.
+func Example_step() {
+	var bodies soa.Boxes
+	for i := 0; i < 4; i++ {
+		bodies.Append(obb.New(obb.Vec2{X: float32(3 * i)}, 2, 2, 0))
+	}
+	f := pairs.Finder{Workers: -1} // keep it: it reuses its memory
+	var overlapping []pairs.Pair
+	for step := 0; step < 3; step++ {
+		for i := range bodies.CX {
+			bodies.CX[i] *= 0.75 // move the bodies
+		}
+		overlapping = f.All(overlapping[:0], &bodies) // (I, J), I < J, sorted
+		fmt.Println(step, overlapping)
+	}
+	// Output:
+	// 0 []
+	// 1 [{0 1} {1 2} {2 3}]
+	// 2 [{0 1} {1 2} {2 3}]
+}

@@ -16,6 +16,7 @@ type IndexError struct {
 	J    bool // the bad index is J (else I)
 }
 
+// Error names the pair and the index outside its set.
 func (e *IndexError) Error() string {
 	which, v := "I", e.P.I
 	if e.J {

@@ -42,21 +42,21 @@ type betweenJob struct{ a, b *sorted }
 func (j *betweenJob) do(w *worker, start, end int) {
 	a, b := j.a, j.b
 	if na := len(a.start); start < na {
-		w.runs = between(w.runs[:0], a, b, start, min(end, na), true)
+		w.runs = appendRuns(w.runs[:0], a, b, start, min(end, na), true)
 		sweepRuns(w, a, b, w.runs, func(p, q int32) Pair { return Pair{a.index[p], b.index[q]} })
 		start = na
 	}
 	if start < end {
 		na := len(a.start)
-		w.runs = between(w.runs[:0], b, a, start-na, end-na, false)
+		w.runs = appendRuns(w.runs[:0], b, a, start-na, end-na, false)
 		sweepRuns(w, b, a, w.runs, func(p, q int32) Pair { return Pair{a.index[q], b.index[p]} })
 	}
 }
 
-// between appends the non-empty candidate runs of boxes [start, end) of from
+// appendRuns appends the non-empty candidate runs of boxes [start, end) of from
 // among the boxes of to: those whose interval starts inside the box's own,
 // at its start too when atStart.
-func between(runs []int32, from, to *sorted, start, end int, atStart bool) []int32 {
+func appendRuns(runs []int32, from, to *sorted, start, end int, atStart bool) []int32 {
 	for p := start; p < end; p++ {
 		lo := to.firstAbove(0, unsortable(from.start[p]), atStart)
 		if hi := to.firstAbove(lo, from.hi[p], false); hi > lo {

@@ -149,6 +149,7 @@ type ValidationError struct {
 	Err   *obb.FieldError // the bad field, as obb.Box.Validate reports it
 }
 
+// Error names the box and the column.
 func (e *ValidationError) Error() string {
 	return fmt.Sprintf("soa: box %d: %s %s (%g)", e.Index, fieldColumn(e.Err.Field), e.Err.Reason, e.Err.Value)
 }

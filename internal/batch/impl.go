@@ -47,8 +47,10 @@ func init() {
 	Chosen = names[best]
 	if name, ok := os.LookupEnv(EnvVar); ok && name != "" {
 		if err := Use(name); err != nil {
-			// An explicit choice that cannot be honoured must not fall back silently.
-			panic(fmt.Sprintf("%s=%s: %v", EnvVar, name, err))
+			// A configuration mistake must not kill a program that merely
+			// imports obb2d (a launcher written for x86 runs the arm64 build
+			// too), nor fall back silently: say so once and carry on.
+			fmt.Fprintf(os.Stderr, "obb2d: %s=%s: %v; using %s\n", EnvVar, name, err, Name())
 		}
 	}
 }
@@ -81,13 +83,13 @@ func Use(name string) error {
 			continue
 		}
 		if !available[i] {
-			return fmt.Errorf("kernel: implementation %q is not available on this CPU or build (available: %s)",
+			return fmt.Errorf("implementation %q is not available on this CPU or build (available: %s)",
 				name, strings.Join(Names(), ", "))
 		}
 		current.Store(int32(i))
 		return nil
 	}
-	return fmt.Errorf("kernel: unknown implementation %q (known: %s; available: %s)",
+	return fmt.Errorf("unknown implementation %q (known: %s; available: %s)",
 		name, strings.Join(names[:], ", "), strings.Join(Names(), ", "))
 }
 

@@ -10,6 +10,7 @@
 package soa
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/obb2d/obb2d/internal/stagger"
@@ -177,10 +178,15 @@ func fieldColumn(field string) string {
 }
 
 // Validate returns nil when every box passes obb.Box.Validate, and otherwise a
-// *[ValidationError] for the lowest bad index, naming the column. It panics
-// if the columns differ in length.
+// *[ValidationError] for the lowest bad index, naming the column. Columns of
+// unequal length, which every other method treats as a programming error,
+// are an error here, naming the lengths: Validate is the check for columns
+// filled in by hand.
 func (b *Boxes) Validate() error {
-	n := b.Len()
+	n := len(b.CX)
+	if len(b.CY) != n || len(b.UX) != n || len(b.UY) != n || len(b.HX) != n || len(b.HY) != n {
+		return errors.New(b.lengthMessage())
+	}
 	for i := 0; i < n; i++ {
 		if err := b.At(i).Validate(); err != nil {
 			return &ValidationError{Index: i, Err: err.(*obb.FieldError)}

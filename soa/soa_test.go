@@ -105,7 +105,9 @@ func TestPanics(t *testing.T) {
 	bad := b
 	bad.UY = bad.UY[:1]
 	expect("unequal lengths: CX 2, CY 2, UX 2, UY 1, HX 2, HY 2", func() { bad.Len() })
-	expect("unequal lengths", func() { bad.Validate() })
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "unequal lengths: CX 2, CY 2, UX 2, UY 1, HX 2, HY 2") {
+		t.Errorf("Validate on unequal columns = %v, want an error naming the lengths", err)
+	}
 }
 
 func TestValidateNamesIndexAndColumn(t *testing.T) {

@@ -46,8 +46,12 @@ type Box struct {
 // counter-clockwise. Degrees must be converted first (angle·π/180): an angle
 // of 30 means 30 radians.
 //
-// Axis is (cos angle, sin angle) computed in float64 and rounded to float32,
-// and Half is (width/2, height/2).
+// Axis is (cos angle, sin angle) rounded to float32 by this package's own
+// sine and cosine, which give the same bits on every platform and are
+// within one unit in the last place of math.Sincos for |angle| < 2²⁰; the
+// axis's squared length is then within 2⁻²² of 1, far inside
+// [AxisTolerance]. An angle that is NaN, infinite or of magnitude 2⁵⁰ or
+// more gives a NaN axis. Half is (width/2, height/2).
 func New(center Vec2, width, height float32, angle float64) Box {
 	return FromHalf(center, Vec2{width / 2, height / 2}, angle)
 }
@@ -59,8 +63,8 @@ func FromHalf(center, half Vec2, angle float64) Box {
 }
 
 func axisOf(angle float64) Vec2 {
-	sin, cos := math.Sincos(angle)
-	return Vec2{float32(cos), float32(sin)}
+	sin, cos := sincos(angle)
+	return Vec2{cos, sin}
 }
 
 // FromMinMax returns the axis-aligned box (Axis = (1, 0)) covering the
@@ -85,6 +89,12 @@ func centerHalf(lo, hi float32) (center, half float32) {
 	}
 	return center, f32.Up(need)
 }
+
+// hypot returns √(x² + y²), the products rounded before the sum and the
+// square root correctly rounded, so every platform gives the same bits
+// (math.Hypot is assembly on some). For the differences of float32 values
+// FromCorners passes, the squares cannot overflow.
+func hypot(x, y float64) float64 { return math.Sqrt(float64(x*x) + float64(y*y)) }
 
 // ErrNotRectangle is returned (wrapped) by [FromCorners] when the four points
 // are not the corners of a rectangle in order.
@@ -113,19 +123,19 @@ func FromCorners(c [4]Vec2) (Box, error) {
 	}
 	e0x, e0y := x[1]-x[0], y[1]-y[0]
 	e1x, e1y := x[3]-x[0], y[3]-y[0]
-	l0, l1 := math.Hypot(e0x, e0y), math.Hypot(e1x, e1y)
+	l0, l1 := hypot(e0x, e0y), hypot(e1x, e1y)
 	scale := l0 + l1
 	tol := CornerTolerance * scale
 	if scale == 0 {
 		tol = 0
 	}
 	// Opposite corner must close the parallelogram.
-	if gap := math.Hypot(x[2]-(x[1]+x[3]-x[0]), y[2]-(y[1]+y[3]-y[0])); gap > tol {
+	if gap := hypot(x[2]-(x[1]+x[3]-x[0]), y[2]-(y[1]+y[3]-y[0])); gap > tol {
 		return Box{}, fmt.Errorf("%w: corner 2 is %g away from c1+c3-c0", ErrNotRectangle, gap)
 	}
 	// Edges must be perpendicular: the parallelogram's skew is |e0·e1|/|e0|.
 	if l0 > 0 && l1 > 0 {
-		if skew := math.Abs(e0x*e1x+e0y*e1y) / math.Max(l0, l1); skew > tol {
+		if skew := math.Abs(float64(e0x*e1x)+float64(e0y*e1y)) / math.Max(l0, l1); skew > tol {
 			return Box{}, fmt.Errorf("%w: edges are not perpendicular (skew %g)", ErrNotRectangle, skew)
 		}
 	}
@@ -237,9 +247,12 @@ func (a Box) Corners() [4]Vec2 {
 	cx, cy := float64(a.Center.X), float64(a.Center.Y)
 	ux, uy := float64(a.Axis.X), float64(a.Axis.Y)
 	hx, hy := float64(a.Half.X), float64(a.Half.Y)
-	// Offsets of the half edges: hx·u and hy·v with v = (-uy, ux).
-	ex, ey := hx*ux, hx*uy
-	fx, fy := -hy*uy, hy*ux
+	// Offsets of the half edges: hx·u and hy·v with v = (-uy, ux). Each
+	// product is rounded on its own (it is exact: float32 times float32 fits
+	// in float64) and negated after, so no platform can fuse a product into
+	// the sums below and change a zero's sign.
+	ex, ey := float64(hx*ux), float64(hx*uy)
+	fx, fy := -float64(hy*uy), float64(hy*ux)
 	return [4]Vec2{
 		{float32(cx - ex - fx), float32(cy - ey - fy)},
 		{float32(cx + ex - fx), float32(cy + ey - fy)},
@@ -256,16 +269,18 @@ func (a Box) Corners() [4]Vec2 {
 func (a Box) Bounds() (min, max Vec2) {
 	ux, uy := math.Abs(float64(a.Axis.X)), math.Abs(float64(a.Axis.Y))
 	hx, hy := float64(a.Half.X), float64(a.Half.Y)
-	ex := hx*ux + hy*uy
-	ey := hx*uy + hy*ux
+	ex := float64(hx*ux) + float64(hy*uy)
+	ey := float64(hx*uy) + float64(hy*ux)
 	cx, cy := float64(a.Center.X), float64(a.Center.Y)
 	min = Vec2{f32.Down(cx - ex), f32.Down(cy - ey)}
 	max = Vec2{f32.Up(cx + ex), f32.Up(cy + ey)}
 	return min, max
 }
 
-// Angle returns the box's rotation in radians, in (-π, π].
-func (a Box) Angle() float64 { return math.Atan2(float64(a.Axis.Y), float64(a.Axis.X)) }
+// Angle returns the box's rotation in radians, in [-π, π]: the angle of
+// Axis, computed by this package's own arctangent, which gives the same bits
+// on every platform and follows math.Atan2's special cases.
+func (a Box) Angle() float64 { return atan2(float64(a.Axis.Y), float64(a.Axis.X)) }
 
 // MovedTo returns a copy of a with its center at center.
 func (a Box) MovedTo(center Vec2) Box {
@@ -324,7 +339,7 @@ func (a Box) Valid() bool {
 		return false
 	}
 	ux, uy := float64(a.Axis.X), float64(a.Axis.Y)
-	return math.Abs(ux*ux+uy*uy-1) <= AxisTolerance
+	return math.Abs(float64(ux*ux)+float64(uy*uy)-1) <= AxisTolerance
 }
 
 // Validate returns nil for a box the overlap test is meant for, and otherwise
@@ -353,7 +368,7 @@ func (a Box) Validate() error {
 		}
 	}
 	ux, uy := float64(a.Axis.X), float64(a.Axis.Y)
-	if l2 := ux*ux + uy*uy; math.Abs(l2-1) > AxisTolerance {
+	if l2 := float64(ux*ux) + float64(uy*uy); math.Abs(l2-1) > AxisTolerance {
 		return &FieldError{"Axis", float32(l2), "not unit length"}
 	}
 	return nil

@@ -126,9 +126,9 @@ type chunkStat struct {
 // exceeds all of them together, so moving m further out before rounding
 // keeps the bounds on the safe side without a directed rounding step.
 func sweepBounds(c, h1, h2, along, across float64) (lo, hi float32) {
-	e := h1*math.Abs(along) + h2*math.Abs(across)
+	e := float64(h1*math.Abs(along)) + float64(h2*math.Abs(across))
 	w := float64(padFactor*(h1+h2)) + 0x1p-140
-	m := (math.Abs(c)+e+w)*0x1p-22 + 0x1p-148
+	m := float64((math.Abs(c)+e+w)*0x1p-22) + 0x1p-148
 	return float32(c - e - w - m), float32(c + e + w + m)
 }
 

@@ -22,10 +22,14 @@
 // [Finder.Between] finds the runs of each set in the other. A reach test
 // first drops the candidates whose centers are too far apart across the
 // sweep axis: each box's reach is its exact half extent across the sweep,
-// widened like the interval. Boxes that fail obb.Box.Validate (NaN,
-// infinities, negative extents, axes that are not unit length), for which
-// the band does not hold, are tested against every box by the scalar test,
-// so the result equals the brute-force answer for every input.
+// widened like the interval.
+//
+// Boxes that fail obb.Box.Validate cost what their answers need, and the
+// result equals the brute-force answer for every input: a box with a NaN
+// overlaps nothing and is left out; a box with negative half extents or an
+// axis that is not unit length is swept like the others, with an interval
+// and a reach proven to keep its pairs; only a box with an infinity (or an
+// axis of length zero) is tested against every box by the scalar test.
 //
 // Pairs are returned with I < J (for [Finder.Between], I indexes the moving
 // set and J the static set), sorted by I and then J, whatever the kernel and

@@ -37,7 +37,7 @@ type sorted struct {
 	lo     []float32
 	withLo bool
 	// keys holds sortable(lo) << 32 | index for every box, by original
-	// index; invalid boxes have the start invalidKey.
+	// index; the boxes the sweep leaves out have nanKey or invalidKey.
 	keys []uint64
 	// recs holds each box with its interval's end, by original index.
 	recs []record
@@ -79,9 +79,14 @@ type record struct {
 // recordsPerLine is how many records a 64-byte cache line holds.
 const recordsPerLine = 64 / int(unsafe.Sizeof(record{}))
 
-// invalidKey is the start key of an invalid box: above sortable of
-// every finite float32, so those boxes sort after all others.
-const invalidKey = math.MaxUint32
+// invalidKey and nanKey are the start keys of the boxes the sweep leaves
+// out (see irregular): those the scalar test pairs with every box, and
+// those that overlap nothing. Both are above sortable of every finite
+// float32.
+const (
+	invalidKey = math.MaxUint32
+	nanKey     = invalidKey - 1
+)
 
 // build sorts b into s along the chosen axis, with s.lo when withLo. The
 // intervals are computed on all workers. The sort then
@@ -116,9 +121,11 @@ func (s *sorted) build(c *crew, b *soa.Boxes, useY, withLo bool) {
 	// The range of the starts, and the invalid boxes in index order
 	// from the chunks that have any.
 	s.invalid = s.invalid[:0]
-	first, last := uint32(invalidKey), uint32(0)
+	first, last := uint32(nanKey), uint32(0)
+	unsorted := 0
 	for c, st := range s.stats {
 		first, last = min(first, st.first), max(last, st.last)
+		unsorted += st.unsorted
 		if st.invalid == 0 {
 			continue
 		}
@@ -128,7 +135,7 @@ func (s *sorted) build(c *crew, b *soa.Boxes, useY, withLo bool) {
 			}
 		}
 	}
-	m := n - len(s.invalid)
+	m := n - unsorted
 	s.resize(m)
 	groups := s.initBuckets(m, first, last)
 
@@ -246,7 +253,7 @@ func (s *sorted) countRange(r int) {
 	start, end := s.indexRange(r)
 	buckets := s.keyBucket[start:end]
 	for i, k := range s.keys[start:end] {
-		if start := uint32(k >> 32); start != invalidKey {
+		if start := uint32(k >> 32); start < nanKey {
 			b := int32(s.bucketOf(unsortable(start)))
 			buckets[i] = b
 			count[s.groupOf(b)]++
@@ -265,7 +272,7 @@ func (s *sorted) scatterRange(r int) {
 	for i := start; i < end; i++ {
 		k := s.keys[i]
 		start := uint32(k >> 32)
-		if start == invalidKey {
+		if start >= nanKey {
 			continue
 		}
 		b := s.keyBucket[i]

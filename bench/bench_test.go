@@ -126,8 +126,10 @@ func BenchmarkOverlapsDense(b *testing.B) { benchScene(b, denseScene, sizes()) }
 // impl=generic/n=7 says whether the masked tail beats handing the tail to Go.
 func BenchmarkOverlapsShort(b *testing.B) { benchScene(b, denseScene, []int{1, 7, 15, 33, 63}) }
 
-// impls are the kernels plus the two baselines.
-func impls() []string { return append([]string{"scalar", "floor"}, kernel.Impls()...) }
+// impls are the kernels plus the three baselines.
+func impls() []string {
+	return append([]string{"scalar", "scalar-columns", "floor"}, kernel.Impls()...)
+}
 
 func benchScene(b *testing.B, make func(n int) (*soa.Boxes, obb.Box), ns []int) {
 	saved := kernel.Impl()
@@ -174,9 +176,42 @@ func runner(b *testing.B, impl string, boxes *soa.Boxes, query obb.Box) func() {
 				}
 			}
 		}
+	case "scalar-columns":
+		return func() { scalarColumns(query, boxes, out) }
 	}
 	if err := batch.Use(impl); err != nil {
 		b.Fatal(err)
 	}
 	return func() { kernel.Overlaps(&q, boxes, out) }
+}
+
+// scalarColumns is the plain loop a user would write over the columns: the
+// query's fields in locals, the separating-axis test of package obb written
+// out with an early return after each axis, and the bitset built a word at
+// a time. The generic kernel must be at least as fast.
+func scalarColumns(q obb.Box, boxes *soa.Boxes, out []uint64) {
+	n := boxes.Len()
+	cx, cy, ux, uy, hx, hy := boxes.CX[:n], boxes.CY[:n], boxes.UX[:n], boxes.UY[:n], boxes.HX[:n], boxes.HY[:n]
+	qcx, qcy, qux, quy, qhx, qhy := q.Center.X, q.Center.Y, q.Axis.X, q.Axis.Y, q.Half.X, q.Half.Y
+	abs := func(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
+	var word uint64
+	for i := 0; i < n; i++ {
+		dx, dy := cx[i]-qcx, cy[i]-qcy
+		ac := abs(float32(qux*ux[i]) + float32(quy*uy[i]))
+		as := abs(float32(qux*uy[i]) - float32(quy*ux[i]))
+		hit := abs(float32(dx*qux)+float32(dy*quy)) <= qhx+(float32(hx[i]*ac)+float32(hy[i]*as)) &&
+			abs(float32(dy*qux)-float32(dx*quy)) <= qhy+(float32(hx[i]*as)+float32(hy[i]*ac)) &&
+			abs(float32(dx*ux[i])+float32(dy*uy[i])) <= hx[i]+(float32(qhx*ac)+float32(qhy*as)) &&
+			abs(float32(dy*ux[i])-float32(dx*uy[i])) <= hy[i]+(float32(qhx*as)+float32(qhy*ac))
+		if hit {
+			word |= 1 << (i & 63)
+		}
+		if i&63 == 63 {
+			out[i>>6] = word
+			word = 0
+		}
+	}
+	if n&63 != 0 {
+		out[n>>6] = word
+	}
 }

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Reproduces the tables and charts the README quotes. It runs obb2d's
+# Reproduces the tables and charts of docs/PERFORMANCE.md. It runs obb2d's
 # benchmarks (bench/) and the peer comparison (bench/peers, its own module)
-# with -count=10, then writes to bench/out/ (OUT to change):
+# with -count=10 (COUNT to change), then writes to bench/out/ (OUT to
+# change):
 #
 #   raw.txt, by-impl.txt          bench/ results and benchstat -col /impl
 #   peers-raw.txt, peers-by-impl.txt   the same for bench/peers
 #   answers-seeds.txt, answers-peers.txt   wrong answers against the exact oracle
 #   *.svg                         ns/box against n per implementation
 #
-#   bash bench/run.sh                              # everything: a few hours here
+#   bash bench/run.sh                              # everything
 #   BENCH='Overlaps$' PEERS=0 COUNT=5 bash bench/run.sh   # a subset
 #
 # BENCH and PEERS_BENCH select benchmarks by regexp, as go test -bench;

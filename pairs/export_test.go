@@ -91,3 +91,13 @@ func (f *Finder) sortSet(b *soa.Boxes, useY, withLo bool) {
 	defer f.crew.stop()
 	f.a.build(&f.crew, b, useY, withLo)
 }
+
+// ScalarTested returns how many boxes f's last pass tested against every
+// box with the scalar test; between says the pass was Between, which has
+// two sets.
+func ScalarTested(f *Finder, between bool) int {
+	if between {
+		return len(f.a.invalid) + len(f.b.invalid)
+	}
+	return len(f.a.invalid)
+}

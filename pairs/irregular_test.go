@@ -1,4 +1,4 @@
-package pairs
+package pairs_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/obb2d/obb2d/internal/testkit"
 	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/pairs"
 	"github.com/obb2d/obb2d/soa"
 )
 
@@ -63,18 +64,18 @@ func TestIrregularBoxesAreSwept(t *testing.T) {
 			wantAll, wantBetween := bruteAll(b), bruteBetween(moving, b)
 			testkit.EachImpl(func(impl string) {
 				for _, workers := range []int{1, 2} {
-					f := Finder{Workers: workers}
+					f := pairs.Finder{Workers: workers}
 					if got := f.All(nil, b); !slices.Equal(got, wantAll) {
 						t.Errorf("n=%d infinities=%v %s workers=%d: All found %d pairs, brute force %d", n, infinities, impl, workers, len(got), len(wantAll))
 					}
-					if !infinities && len(f.a.invalid) != 0 {
-						t.Errorf("n=%d %s: All sent %d boxes to the scalar test", n, impl, len(f.a.invalid))
+					if k := pairs.ScalarTested(&f, false); !infinities && k != 0 {
+						t.Errorf("n=%d %s: All sent %d boxes to the scalar test", n, impl, k)
 					}
 					if got := f.Between(nil, moving, b); !slices.Equal(got, wantBetween) {
 						t.Errorf("n=%d infinities=%v %s workers=%d: Between found %d pairs, brute force %d", n, infinities, impl, workers, len(got), len(wantBetween))
 					}
-					if !infinities && len(f.a.invalid)+len(f.b.invalid) != 0 {
-						t.Errorf("n=%d %s: Between sent %d boxes to the scalar test", n, impl, len(f.a.invalid)+len(f.b.invalid))
+					if k := pairs.ScalarTested(&f, true); !infinities && k != 0 {
+						t.Errorf("n=%d %s: Between sent %d boxes to the scalar test", n, impl, k)
 					}
 				}
 			})
@@ -83,30 +84,6 @@ func TestIrregularBoxesAreSwept(t *testing.T) {
 			}
 		}
 	}
-}
-
-func bruteAll(b *soa.Boxes) []Pair {
-	var out []Pair
-	for i := 0; i < b.Len(); i++ {
-		for j := i + 1; j < b.Len(); j++ {
-			if b.At(i).Overlaps(b.At(j)) {
-				out = append(out, Pair{int32(i), int32(j)})
-			}
-		}
-	}
-	return out
-}
-
-func bruteBetween(a, b *soa.Boxes) []Pair {
-	var out []Pair
-	for i := 0; i < a.Len(); i++ {
-		for j := 0; j < b.Len(); j++ {
-			if a.At(i).Overlaps(b.At(j)) {
-				out = append(out, Pair{int32(i), int32(j)})
-			}
-		}
-	}
-	return out
 }
 
 // BenchmarkBadBoxes times All on bench/'s uniform scene of 100,000 boxes
@@ -121,7 +98,7 @@ func BenchmarkBadBoxes(b *testing.B) {
 			scene.Uniform(rand.New(rand.NewPCG(n, 5)), n, boxes)
 		}
 		b.Run(fmt.Sprintf("bad=%d/n=%d", bad, n), func(b *testing.B) {
-			var f Finder
+			var f pairs.Finder
 			dst := f.All(nil, boxes)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

@@ -97,4 +97,18 @@
 //   - An axis that is not unit length is used as given.
 //
 // [Box.Validate] reports each of these so a caller can reject them early.
+//
+// # Angles
+//
+// [New], [FromHalf], [Box.WithAngle] and [Box.Rotated] turn an angle into
+// Axis, and [Box.Angle] turns Axis back, with this package's own sine,
+// cosine and arctangent: float64 polynomials after a Cody-Waite reduction,
+// every product rounded before it is added, no math function but the
+// correctly rounded square root. The math package's differ across
+// platforms in their last bit (the compiler fuses math.Sincos into FMA
+// instructions on arm64, ppc64le, s390x, riscv64, loong64 and amd64 with
+// GOAMD64=v3; s390x computes math.Atan2 in assembly), and a box built from
+// the same angle must be the same box everywhere. The axis is within one
+// float32 ulp of math.Sincos for |angle| < 2²⁰ radians, and [Box.Corners],
+// [Box.Bounds] and the validity checks round every product explicitly too.
 package obb

@@ -55,11 +55,11 @@ func checkPairBits(t *testing.T, a, b *soa.Boxes, ij []int32) {
 	}
 }
 
-// TestPairOverlapsMatchesScalar runs every implementation on every pair
+// TestPairsMatchesScalar runs every implementation on every pair
 // count up to three groups of eight past a whole word, and a few large
 // ones, with ordinary and with hostile boxes (NaN, infinities, signed zeros,
 // denormals, negative extents), within one set and between two.
-func TestPairOverlapsMatchesScalar(t *testing.T) {
+func TestPairsMatchesScalar(t *testing.T) {
 	var counts []int
 	for n := 0; n <= 64+3*8+1; n++ {
 		counts = append(counts, n)
@@ -87,7 +87,7 @@ func TestPairOverlapsMatchesScalar(t *testing.T) {
 	})
 }
 
-func TestPairOverlapsPanicsBeforeWriting(t *testing.T) {
+func TestPairsPanicsBeforeWriting(t *testing.T) {
 	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(3, 3))
 		a, b := testkit.RandomSet(r, 10), testkit.RandomSet(r, 20)
@@ -124,7 +124,7 @@ func TestPairOverlapsPanicsBeforeWriting(t *testing.T) {
 	})
 }
 
-func TestPairOverlapsAllocatesNothing(t *testing.T) {
+func TestPairsAllocatesNothing(t *testing.T) {
 	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(4, 4))
 		a := testkit.RandomSet(r, 300)

@@ -206,35 +206,6 @@ const (
 // more: sortGroup counts bucket b at b+1 in uint8 arithmetic.
 const _ uint8 = bucketsPerGroup + 1
 
-// initBuckets sizes the bucket index and the groups for m boxes whose
-// sortable starts run from first to last, sets the mapping from a start to
-// its bucket, and returns the number of groups.
-func (s *sorted) initBuckets(m int, first, last uint32) (groups int) {
-	groups = max(1, m/groupSize)
-	nb := groups * bucketsPerGroup
-	if cap(s.bucket) < nb+1 {
-		s.bucket = make([]int32, nb+1)
-	}
-	s.bucket = s.bucket[:nb+1]
-	if cap(s.groupStart) < groups+1 {
-		s.groupStart = make([]int32, groups+1)
-	}
-	s.groupStart = s.groupStart[:groups+1]
-	s.bucketLo, s.bucketScale = 0, 0
-	if m > 0 {
-		s.bucketLo = float64(unsortable(first))
-		if span := float64(unsortable(last)) - s.bucketLo; span > 0 {
-			s.bucketScale = float64(nb) / span
-		}
-	}
-	return groups
-}
-
-// groupOf returns the group of the sort that bucket k belongs to.
-func (s *sorted) groupOf(k int32) int32 {
-	return min(k/bucketsPerGroup, int32(len(s.groupStart)-2))
-}
-
 // rangesPerWorker is how many index ranges the partition makes per worker
 // when there is more than one.
 const rangesPerWorker = 4
@@ -283,15 +254,6 @@ func (s *sorted) scatterRange(r int) {
 		partKeys[p] = uint64(start)<<32 | uint64(p)
 		partBucket[p] = uint8(b - g*bucketsPerGroup)
 	}
-}
-
-// bucketOf returns the bucket v falls in, clamped to the index.
-func (s *sorted) bucketOf(v float32) int {
-	x := (float64(v) - s.bucketLo) * s.bucketScale
-	if !(x > 0) { // NaN included
-		return 0
-	}
-	return int(min(x, float64(len(s.bucket)-1)))
 }
 
 // sortGroup sorts group g by start and copies it from part into the sorted

@@ -39,7 +39,6 @@ package pairs
 // The files, for maintainers: finder.go holds the passes, read top down;
 // bounds.go each box's padded interval and reach and the proofs that they
 // lose no pair; sort.go the bucketed sort along the sweep axis, buckets.go
-// its bucket index and the search in it; sweep.go the
-// jobs that hand runs to the kernels; collect.go and merge.go how the
-// workers' pairs are gathered and sorted; crew.go the workers that run each
-// job.
+// its bucket index and the search in it; sweep.go the jobs that hand runs
+// to the kernels; collect.go and merge.go how the workers' pairs are
+// gathered and sorted; crew.go the workers that run each job.

@@ -3,6 +3,8 @@
 package batch
 
 import (
+	"unsafe"
+
 	"golang.org/x/sys/cpu"
 
 	"github.com/obb2d/obb2d/soa"
@@ -73,4 +75,11 @@ func pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
 		pairsAVX2(a.CX, a.CY, a.UX, a.UY, a.HX, a.HY, b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, ij[:2*whole], out)
 	}
 	pairsGeneric(a, b, ij, whole, n, out)
+}
+
+// hitWords returns out as the words the assembly kernels store, Q in the
+// low half and C in the high half of each: the layout of a Hit on a
+// little-endian machine.
+func hitWords(out []Hit) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(out))), len(out))
 }

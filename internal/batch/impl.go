@@ -32,10 +32,6 @@ var current atomic.Int32
 // when the program starts.
 const EnvVar = "OBB2D_KERNEL"
 
-// Chosen is the implementation picked from the CPU features alone, before
-// EnvVar was read.
-var Chosen string
-
 func init() {
 	best := Generic
 	for i, ok := range available {
@@ -44,7 +40,6 @@ func init() {
 		}
 	}
 	current.Store(int32(best))
-	Chosen = names[best]
 	if name, ok := os.LookupEnv(EnvVar); ok && name != "" {
 		if err := Use(name); err != nil {
 			// A configuration mistake must not kill a program that merely

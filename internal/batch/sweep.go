@@ -3,7 +3,6 @@ package batch
 import (
 	"fmt"
 	"math"
-	"unsafe"
 
 	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/soa"
@@ -77,13 +76,6 @@ func Sweep(b *soa.Boxes, lo, hi, reach []float32, st *SweepState, end int, out [
 	st.Q, st.C = q, c
 	st.Candidates += candidates
 	return hits
-}
-
-// hitWords returns out as the words the assembly kernels store, Q in the
-// low half and C in the high half of each: the layout of a Hit on a
-// little-endian machine.
-func hitWords(out []Hit) []uint64 {
-	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(out))), len(out))
 }
 
 // sweepGeneric is Sweep in Go, for checked arguments: the same reach test

@@ -189,3 +189,29 @@ func TestAtanConstants(t *testing.T) {
 		}
 	}
 }
+
+// TestSincosAtTheIssuesAngle checks the angle whose float32 sine amd64's
+// and arm64's math.Sincos round in different directions: sincos gives the
+// correctly rounded value, computed here from the sine's series in
+// math/big.
+func TestSincosAtTheIssuesAngle(t *testing.T) {
+	const x = 0.7503381837622234
+	const prec = 300
+	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
+	x2 := new(big.Float).SetPrec(prec).Mul(bx, bx)
+	sum, term := new(big.Float).SetPrec(prec), new(big.Float).SetPrec(prec).Set(bx)
+	for n := range 40 {
+		if n%2 == 0 {
+			sum.Add(sum, term)
+		} else {
+			sum.Sub(sum, term)
+		}
+		term.Mul(term, x2)
+		term.Quo(term, big.NewFloat(float64((2*n+2)*(2*n+3))))
+	}
+	want, _ := sum.Float32()
+	s, _ := sincos(x)
+	if math.Float32bits(s) != math.Float32bits(want) || math.Float32bits(s) != 0x3f2e9017 {
+		t.Errorf("sincos(%v) sine %#x, correctly rounded %#x (0x3f2e9017)", x, math.Float32bits(s), math.Float32bits(want))
+	}
+}

@@ -80,7 +80,7 @@ type record struct {
 const recordsPerLine = 64 / int(unsafe.Sizeof(record{}))
 
 // invalidKey and nanKey are the start keys of the boxes the sweep leaves
-// out (see irregular): those the scalar test pairs with every box, and
+// out (see bound.Classify): those the scalar test pairs with every box, and
 // those that overlap nothing. Both are above sortable of every finite
 // float32.
 const (

@@ -1,0 +1,122 @@
+// Package bound computes conservative axis-aligned bounds of boxes: intervals
+// that contain every box obb.Box.Overlaps can say a box overlaps. The sweep of
+// package pairs sorts by them and the grid of package world files boxes by
+// them; neither may lose a pair the float32 test reports, so the bounds cover
+// the test's rounding band as well as the exact rectangle.
+package bound
+
+import (
+	"math"
+
+	"github.com/obb2d/obb2d/internal/f32"
+	"github.com/obb2d/obb2d/obb"
+)
+
+// PadFactor is the relative widening of every valid box's interval: four
+// times the largest band factor 2⁻²⁰ + |1-|u|²| a valid box can have. When
+// the float32 test says two boxes overlap, every exact margin is within the
+// band, so the exact rectangles are within √2·band of each other (the corners
+// of their Minkowski difference are at least 90°); the pair's scale S is then
+// at most (1+√2) times the sum of the two boxes' Half.X+Half.Y, so widening
+// each box by 4·factor·(Half.X+Half.Y) covers √2·band.
+const PadFactor = 4 * (0x1p-20 + obb.AxisTolerance)
+
+// Class sorts boxes by what their bounds can be.
+type Class uint8
+
+const (
+	// Finite boxes have finite bounds (Interval or Irregular).
+	Finite Class = iota
+	// NaN boxes have a NaN in some field and overlap nothing:
+	// obb.Box.Overlaps fails its first comparison that reads the NaN, and
+	// every comparison reads every field of both boxes through its terms or
+	// an earlier one. They need no bounds and no test.
+	NaN
+	// Infinite boxes have an infinity in some field and no finite bounds;
+	// they must be tested against every box.
+	Infinite
+)
+
+// Classify returns b's class.
+func Classify(b obb.Box) Class {
+	v := [6]float32{b.Center.X, b.Center.Y, b.Axis.X, b.Axis.Y, b.Half.X, b.Half.Y}
+	for _, x := range v {
+		if x != x {
+			return NaN
+		}
+	}
+	for _, x := range v {
+		if !f32.Finite(x) {
+			return Infinite
+		}
+	}
+	return Finite
+}
+
+// Irregular returns the padded interval of a finite box that is not valid
+// (obb.Box.Valid), c its center and along and across its axis's components
+// along and across the interval's coordinate. It is conservative: when
+// obb.Box.Overlaps says such a box overlaps any other, their intervals
+// overlap on each coordinate.
+//
+// With a unit axis (within obb.AxisTolerance), the box's half extents are
+// taken as |hx| and |hy|: the separating-axis test's radii only grow with
+// them (each is a sum of products of a half extent and a non-negative
+// value, and rounding to nearest is monotonic), so the box overlaps no
+// box that the valid box with |hx| and |hy| does not, and that box's
+// interval is the valid one.
+//
+// With an axis u of length L ≠ 1, the test on the other box B's axes
+// (Gottschalk's axes 3 and 4) bounds the centers' difference d by B's half
+// extents plus L·(|hx| + |hy|) along each of B's axes, and the test on the
+// box's own axes bounds it by (|hx| + |hy|)/L plus L_B·Σ_B along each of its
+// own. Either way each coordinate of d is at most B's extent along that
+// coordinate plus E = √2·(|hx| + |hy|)·max(L, 1/L) (when B is valid, its
+// exact extent; when B too is irregular, E_B): E is the half extent this
+// box's interval uses, padded by Interval as a valid box's, which covers the
+// float32 test's rounding with room to spare. An axis of length 0 makes E
+// infinite, and the interval is not finite.
+func Irregular(c, hx, hy, along, across float32) (lo, hi float32) {
+	h1, h2 := float64(f32.Abs(hx)), float64(f32.Abs(hy))
+	a, b := float64(along), float64(across)
+	l2 := float64(a*a) + float64(b*b)
+	if math.Abs(l2-1) <= obb.AxisTolerance {
+		return Interval(float64(c), h1, h2, a, b)
+	}
+	l := math.Sqrt(l2)
+	e := float64(math.Sqrt2*(h1+h2)) * max(l, 1/l)
+	return Interval(float64(c), e, 0, 1, 0)
+}
+
+// Interval returns float32 bounds lo ≤ c - e - w and hi ≥ c + e + w, for the
+// exact extent e = h1·|along| + h2·|across| and padding
+// w = PadFactor·(h1+h2) + 2⁻¹⁴⁰, with round-to-nearest conversions only. The
+// products of float32 values are exact in float64; each of the few float64
+// sums is off by at most 2⁻⁵³ of S = |c| + e + w, and the final rounding to
+// float32 by at most 2⁻²⁴ of the result plus half the smallest subnormal. The
+// margin m = 2⁻²²·S + 2⁻¹⁴⁸ exceeds all of them together, so moving m further
+// out before rounding keeps the bounds on the safe side without a directed
+// rounding step (which picks a direction per value, and cost the sweep a
+// mispredicted branch per bound).
+func Interval(c, h1, h2, along, across float64) (lo, hi float32) {
+	e := float64(h1*math.Abs(along)) + float64(h2*math.Abs(across))
+	w := float64(PadFactor*(h1+h2)) + 0x1p-140
+	m := float64((math.Abs(c)+e+w)*0x1p-22) + 0x1p-148
+	return float32(c - e - w - m), float32(c + e + w + m)
+}
+
+// Box returns b's bounds on both coordinates, for a box of class Finite:
+// Interval's for a valid box, Irregular's for another. ok is false when a
+// bound is not finite (a zero axis, or extents near the float32 limit).
+func Box(b obb.Box) (lo, hi obb.Vec2, ok bool) {
+	cx, cy, ux, uy, hx, hy := b.Center.X, b.Center.Y, b.Axis.X, b.Axis.Y, b.Half.X, b.Half.Y
+	if b.Valid() {
+		lo.X, hi.X = Interval(float64(cx), float64(hx), float64(hy), float64(ux), float64(uy))
+		lo.Y, hi.Y = Interval(float64(cy), float64(hx), float64(hy), float64(uy), float64(ux))
+	} else {
+		lo.X, hi.X = Irregular(cx, hx, hy, ux, uy)
+		lo.Y, hi.Y = Irregular(cy, hx, hy, uy, ux)
+	}
+	ok = f32.Finite(lo.X) && f32.Finite(hi.X) && f32.Finite(lo.Y) && f32.Finite(hi.Y)
+	return lo, hi, ok
+}

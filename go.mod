@@ -1,6 +1,6 @@
 module github.com/obb2d/obb2d
 
-go 1.22
+go 1.24
 
 require (
 	github.com/klauspost/cpuid/v2 v2.2.9

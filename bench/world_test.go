@@ -1,0 +1,178 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
+	"github.com/obb2d/obb2d/kernel"
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
+	"github.com/obb2d/obb2d/world"
+)
+
+// worldScenes are the persistent world's scenes: uniform and RTS from
+// package scene, and mixed, the uniform scene with one box in a hundred a
+// hundred times larger.
+var worldScenes = []struct {
+	name string
+	make func(r *rand.Rand, n int, b *soa.Boxes)
+}{
+	{"uniform", scene.Uniform},
+	{"rts", scene.RTS},
+	{"mixed", func(r *rand.Rand, n int, b *soa.Boxes) {
+		scene.Uniform(r, n, b)
+		for i := range b.Len() {
+			if r.IntN(100) == 0 {
+				b.HX[i], b.HY[i] = 100*b.HX[i], 100*b.HY[i]
+			}
+		}
+	}},
+}
+
+// worldSizes are the world benchmarks' box counts; -short stops at 100,000.
+func worldSizes() []int {
+	if testing.Short() {
+		return []int{10000, 100000}
+	}
+	return []int{10000, 100000, 1000000, 4000000}
+}
+
+// worldScene returns scene sc with n boxes, made once.
+func worldScene(name string, make func(*rand.Rand, int, *soa.Boxes), n int) *soa.Boxes {
+	key := fmt.Sprint("world/", name, n)
+	if sceneCache[key] == nil {
+		var b soa.Boxes
+		make(rand.New(rand.NewPCG(uint64(n), 5)), n, &b)
+		sceneCache[key] = &b
+	}
+	return sceneCache[key]
+}
+
+// footprints are planned buildings at random places of a scene's world.
+func footprints(boxes *soa.Boxes, k int) []obb.Box {
+	lo, hi := boxes.CX[0], boxes.CX[0]
+	for _, x := range boxes.CX {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	out := make([]obb.Box, k)
+	for i := range out {
+		out[i] = scene.Footprint(r, float64(hi-lo))
+		out[i].Center = out[i].Center.Add(obb.Vec2{X: lo, Y: lo})
+	}
+	return out
+}
+
+// BenchmarkWorldQuery asks one planned building's footprint, at a
+// different place each time, against a world: all hits (op=query) or the
+// first (op=any). impl=world is the World with the default kernel;
+// impl=scan-avx2 (or scan-generic where AVX2 is missing) is the linear
+// scan of kernel.AppendOverlapping over the same boxes.
+func BenchmarkWorldQuery(b *testing.B) {
+	saved := kernel.Impl()
+	defer batch.Use(saved)
+	scan := "generic"
+	for _, impl := range kernel.Impls() {
+		if impl == "avx2" {
+			scan = impl
+		}
+	}
+	for _, sc := range worldScenes {
+		for _, n := range worldSizes() {
+			boxes := worldScene(sc.name, sc.make, n)
+			qs := footprints(boxes, 1024)
+			var w *world.World
+			for _, op := range []string{"query", "any"} {
+				b.Run(fmt.Sprintf("world=%s/op=%s/impl=world/n=%d", sc.name, op, n), func(b *testing.B) {
+					if w == nil {
+						w = world.New()
+						w.InsertBoxes(nil, boxes, world.Static, world.DefaultFilter)
+					}
+					var dst []world.Handle
+					hits := 0
+					b.ReportAllocs()
+					for i := 0; b.Loop(); i++ {
+						q := qs[i&1023]
+						if op == "any" {
+							if w.Any(q, ^uint32(0)) {
+								hits++
+							}
+							continue
+						}
+						dst = w.Query(dst[:0], q, ^uint32(0))
+						hits += len(dst)
+					}
+					b.ReportMetric(float64(hits)/float64(b.N), "hits/op")
+				})
+			}
+			if n > 1000000 && testing.Short() {
+				continue
+			}
+			b.Run(fmt.Sprintf("world=%s/op=query/impl=scan-%s/n=%d", sc.name, scan, n), func(b *testing.B) {
+				batch.Use(scan)
+				defer batch.Use(saved)
+				var dst []int32
+				hits := 0
+				for i := 0; b.Loop(); i++ {
+					q := kernel.NewQuery(qs[i&1023])
+					dst = kernel.AppendOverlapping(dst[:0], &q, boxes)
+					hits += len(dst)
+				}
+				b.ReportMetric(float64(hits)/float64(b.N), "hits/op")
+			})
+		}
+	}
+}
+
+// BenchmarkWorldStep runs physics steps on a world of Dynamic boxes: move
+// some of them (moved=100% or moved=1%) by a small random step, then
+// Pairs. It reports ns per box of the world and per moved box.
+func BenchmarkWorldStep(b *testing.B) {
+	for _, sc := range worldScenes {
+		for _, n := range worldSizes() {
+			boxes := worldScene(sc.name, sc.make, n)
+			for _, moved := range []int{100, 1} {
+				for _, workers := range []int{1, 2} {
+					name := fmt.Sprintf("world=%s/moved=%d%%/workers=%d/n=%d", sc.name, moved, workers, n)
+					b.Run(name, func(b *testing.B) { benchStep(b, boxes, moved, workers) })
+				}
+			}
+		}
+	}
+}
+
+func benchStep(b *testing.B, boxes *soa.Boxes, moved, workers int) {
+	n := boxes.Len()
+	w := world.New()
+	w.Workers = workers
+	hs := w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
+	// Two poses a box alternates between, a small step apart, and the boxes
+	// that move: every one, or every hundredth.
+	var step []int
+	for i := 0; i < n; i += 100 / moved {
+		step = append(step, i)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	poses := [2][]obb.Box{make([]obb.Box, len(step)), make([]obb.Box, len(step))}
+	for j, i := range step {
+		a := boxes.At(i)
+		poses[0][j] = a
+		a.Center = a.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 0.05), Y: float32(r.NormFloat64() * 0.05)})
+		poses[1][j] = a
+	}
+	pairs := w.Pairs(nil)
+	b.ReportAllocs()
+	for k := 0; b.Loop(); k++ {
+		for j, i := range step {
+			w.Move(hs[i], poses[k&1][j])
+		}
+		pairs = w.Pairs(pairs[:0])
+	}
+	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(ns/float64(n), "ns/box")
+	b.ReportMetric(ns/float64(len(step)), "ns/moved")
+	b.ReportMetric(float64(len(pairs))/float64(n), "pairs/box")
+}

@@ -1,0 +1,44 @@
+// Package world keeps a persistent set of oriented boxes for the questions
+// a game or a physics engine asks every frame: which boxes overlap this
+// footprint (Query, Any, QueryRegion, QueryPoint), what does this segment
+// hit first (RayCast), and which pairs of boxes overlap now, and which began
+// and stopped since the last step (Pairs, Events).
+//
+// Boxes are named by a Handle that stays valid for the box's life. Each box
+// has a Kind (Dynamic or Static: two Static boxes never pair, and a Static
+// box costs a step nothing unless it moves) and a Filter of collision
+// categories.
+//
+// # Answers
+//
+// Every answer is exactly what obb.Box.Overlaps (or obb.Box.ContainsPoint,
+// for QueryPoint) says for the two boxes, the same bits on every CPU, with
+// every kernel implementation and every number of workers: the grid only
+// decides which boxes are tested, and its bounds provably keep every box the
+// float32 test could report (see package obb for the test's operation order
+// and rounding band). Bad data gets obb.Box.Overlaps' answer and costs no
+// more than it needs: a box with a NaN overlaps nothing and is kept out of
+// the grid, so it is never tested; a box with an infinity, or with a zero
+// axis, has no finite bounds and is tested against every box by the scalar
+// test; a box with negative half extents or an axis that is not unit length
+// is in the grid with bounds that cover what the test can say of it.
+//
+// # Structure
+//
+// The boxes live in a loose hierarchical grid, hashed so that coordinates are
+// unbounded, one grid per Kind; a cell keeps its boxes in blocks of 16 as
+// float32 columns that the batch kernels of package kernel test 8 or 16 at a
+// time. A question visits the few cells its bounds reach on each level of box
+// sizes, so its cost does not grow with the number of boxes in the world.
+// Pairs remembers the last step's pairs and tests only the boxes inserted,
+// moved or refiltered since; the others' pairs stand.
+//
+// # Handles
+//
+// A Handle's low 8 bits are a generation and the other 24 a slot: a World
+// holds up to 2²⁴ boxes. A method given a handle whose box was removed, or
+// one this World never issued, panics with a message saying which, before
+// changing anything. A slot's generation runs from 1 to 255 and wraps, so a
+// handle kept through 255 reuses of its slot is no longer caught; freed slots
+// are reused first in, first out, which makes that as late as it can be.
+package world

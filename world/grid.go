@@ -1,0 +1,323 @@
+package world
+
+import (
+	"math"
+
+	"github.com/obb2d/obb2d/internal/bound"
+	"github.com/obb2d/obb2d/obb"
+)
+
+// The grid is a loose hierarchical grid (Ericson, Real-Time Collision
+// Detection, §7.2: hierarchical grids; Ulrich's loose octrees): a box goes to
+// one cell, the one holding its center, on a level of boxes about its size.
+// Level k holds boxes whose bound.Box reaches at most R = 2ᵏ from the center
+// along each coordinate, in square cells of side S = 4R; a box's bounds then
+// lie within R of its center. So a question with bounds [lo, hi] needs, on
+// each level with boxes, only the cells whose centers' range [lo - R, hi + R]
+// touches: about four cells when the question is the size of the level's
+// boxes, whatever the size of the world. Cell coordinates are floor(center/S),
+// hashed (Teschner et al., Optimized Spatial Hashing for Collision Detection
+// of Deformable Objects, 2003), so coordinates are unbounded.
+//
+// Every level costs a question a few cells more, so a box joins the lowest
+// level that already has boxes and whose R is at least its reach r and at
+// most 16 times the smallest power of two not below r; only when none exists
+// does it start a level, at twice that power of two. Boxes whose sizes
+// spread over a factor of a few, as in most scenes, then share one level
+// wherever the powers of two fall among them, while boxes a hundred times
+// larger get a level of their own. A box that moves keeps its level while
+// its reach allows it.
+//
+// A cell keeps its boxes in blocks of 16 as float32 columns, the layout the
+// batch kernels read: one kernel call tests a query against a whole block,
+// 16 boxes in one AVX-512 instruction or two AVX2 ones. The cell's first
+// block is the only one that may be partly full, so adding and removing a
+// box is O(1).
+
+const (
+	blockLanes = 16
+	minLevel   = -160 // R = 2⁻¹⁶⁰: every smaller box, zero-size ones included, shares it
+	maxLevel   = 130  // R = 2¹³⁰: above the largest float32
+	levelSpan  = maxLevel - minLevel + 1
+	levelSlack = 4       // a box joins levels up to 2⁴ times its own size class
+	maxCoord   = 1 << 30 // cell coordinates are clamped to ±maxCoord
+)
+
+// block holds up to 16 boxes of one cell: the columns the kernels read,
+// their handles, how many lanes are used and the cell's next block.
+type block struct {
+	cx, cy, ux, uy, hx, hy [blockLanes]float32
+	h                      [blockLanes]Handle
+	n                      int32
+	next                   int32 // the cell's next block, -1 for none
+	cell                   int32
+}
+
+func (b *block) set(lane int32, x obb.Box) {
+	b.cx[lane], b.cy[lane] = x.Center.X, x.Center.Y
+	b.ux[lane], b.uy[lane] = x.Axis.X, x.Axis.Y
+	b.hx[lane], b.hy[lane] = x.Half.X, x.Half.Y
+}
+
+func (b *block) copyLane(to, from int32) {
+	b.cx[to], b.cy[to] = b.cx[from], b.cy[from]
+	b.ux[to], b.uy[to] = b.ux[from], b.uy[from]
+	b.hx[to], b.hy[to] = b.hx[from], b.hy[from]
+	b.h[to] = b.h[from]
+}
+
+// cellKey names a cell: its level and its coordinates on the level.
+type cellKey struct {
+	x, y  int32
+	level int16
+}
+
+type cell struct {
+	key  cellKey
+	head int32 // first block
+}
+
+// grid is one Kind's boxes.
+type grid struct {
+	cells  []cell
+	table  []int32 // open addressing, linear probing: cell index + 1, or 0
+	blocks []block
+	free   []int32 // unused blocks
+	count  [levelSpan]int32
+	levels []int16 // the levels with boxes, ascending
+}
+
+// sizeClass returns the smallest k with 2ᵏ ≥ r, within the levels' range.
+func sizeClass(r float64) int {
+	if r <= 0 {
+		return minLevel
+	}
+	f, e := math.Frexp(r) // r = f·2^e, 0.5 ≤ f < 1
+	if f == 0.5 {
+		e--
+	}
+	return min(max(e, minLevel), maxLevel)
+}
+
+// levelFor returns the level for a box of reach r now on level cur (or
+// on none, noLevel): see the grid's rule above.
+func (g *grid) levelFor(r float64, cur int) int {
+	c := sizeClass(r)
+	if cur >= c && cur <= c+levelSlack {
+		return cur
+	}
+	for _, k := range g.levels {
+		if int(k) >= c && int(k) <= c+levelSlack {
+			return int(k)
+		}
+	}
+	return min(c+1, maxLevel)
+}
+
+// noLevel is levelFor's cur for a box not in the grid.
+const noLevel = math.MinInt
+
+// sizes returns level k's reach R and cell side S, exact powers of two.
+func sizes(k int) (r, s float64) { return math.Ldexp(1, k), math.Ldexp(1, k+2) }
+
+// coord returns the cell coordinate of v on a level of cell side s:
+// floor(v/s), clamped to ±maxCoord. Division by a power of two is exact, so
+// coord is monotonic in v, which the proof of the cell ranges needs.
+func coord(v, s float64) int32 {
+	c := math.Floor(v / s)
+	return int32(min(max(c, -maxCoord), maxCoord))
+}
+
+// reach returns a float64 at least the distance from c to lo and to hi.
+// A difference of two float32 values may round in float64, by at most 2⁻⁵³
+// of it; the factor covers that.
+func reach(c, lo, hi float32) float64 {
+	return max(float64(c)-float64(lo), float64(hi)-float64(c)) * (1 + 0x1p-50)
+}
+
+// cellOf returns the cell of a box now on level cur (or noLevel), or false
+// when the box has no finite bounds (a NaN or an infinity in a field, a zero
+// axis).
+func (g *grid) cellOf(b obb.Box, cur int) (cellKey, bool) {
+	if bound.Classify(b) != bound.Finite {
+		return cellKey{}, false
+	}
+	lo, hi, ok := bound.Box(b)
+	if !ok {
+		return cellKey{}, false
+	}
+	k := g.levelFor(max(reach(b.Center.X, lo.X, hi.X), reach(b.Center.Y, lo.Y, hi.Y)), cur)
+	_, s := sizes(k)
+	return cellKey{coord(float64(b.Center.X), s), coord(float64(b.Center.Y), s), int16(k)}, true
+}
+
+func hash(k cellKey) uint64 {
+	h := uint64(uint32(k.x))*0x9e3779b97f4a7c15 ^ uint64(uint32(k.y))*0xc2b2ae3d27d4eb4f ^ uint64(uint16(k.level))*0x165667b19e3779f9
+	return h ^ h>>29
+}
+
+// find returns the index of the cell with key k, or -1.
+func (g *grid) find(k cellKey) int32 {
+	if len(g.table) == 0 {
+		return -1
+	}
+	m := uint64(len(g.table) - 1)
+	for i := hash(k) & m; ; i = (i + 1) & m {
+		c := g.table[i]
+		if c == 0 {
+			return -1
+		}
+		if g.cells[c-1].key == k {
+			return c - 1
+		}
+	}
+}
+
+// add puts box x with handle h in the cell k, making the cell if need be,
+// and returns where it went.
+func (g *grid) add(k cellKey, h Handle, x obb.Box) (blk, lane int32) {
+	c := g.find(k)
+	if c < 0 {
+		c = g.newCell(k)
+	}
+	head := g.cells[c].head
+	if head < 0 || g.blocks[head].n == blockLanes {
+		nb := g.newBlock()
+		g.blocks[nb].next, g.blocks[nb].cell = head, c
+		g.cells[c].head, head = nb, nb
+	}
+	b := &g.blocks[head]
+	lane = b.n
+	b.n++
+	b.set(lane, x)
+	b.h[lane] = h
+	if g.count[int(k.level)-minLevel]++; g.count[int(k.level)-minLevel] == 1 {
+		g.relevel()
+	}
+	return head, lane
+}
+
+// remove takes out the box at blk and lane, filling its place with the last
+// box of the cell's first block, and returns that box's handle when it
+// moved.
+func (g *grid) remove(blk, lane int32) (moved Handle, ok bool) {
+	c := g.blocks[blk].cell
+	head := g.cells[c].head
+	hb := &g.blocks[head]
+	last := hb.n - 1
+	k := g.cells[c].key
+	if head != blk || last != lane {
+		b := &g.blocks[blk]
+		b.cx[lane], b.cy[lane] = hb.cx[last], hb.cy[last]
+		b.ux[lane], b.uy[lane] = hb.ux[last], hb.uy[last]
+		b.hx[lane], b.hy[lane] = hb.hx[last], hb.hy[last]
+		b.h[lane] = hb.h[last]
+		moved, ok = b.h[lane], true
+	}
+	hb.n = last
+	if last == 0 {
+		g.cells[c].head = hb.next
+		g.free = append(g.free, head)
+		if hb.next < 0 {
+			g.deleteCell(c)
+		}
+	}
+	if g.count[int(k.level)-minLevel]--; g.count[int(k.level)-minLevel] == 0 {
+		g.relevel()
+	}
+	return moved, ok
+}
+
+func (g *grid) newBlock() int32 {
+	if n := len(g.free); n > 0 {
+		b := g.free[n-1]
+		g.free = g.free[:n-1]
+		g.blocks[b].n = 0
+		return b
+	}
+	g.blocks = append(g.blocks, block{})
+	return int32(len(g.blocks) - 1)
+}
+
+func (g *grid) newCell(k cellKey) int32 {
+	if 2*(len(g.cells)+1) > len(g.table) {
+		g.rehash(max(64, 2*len(g.table)))
+	}
+	c := int32(len(g.cells))
+	g.cells = append(g.cells, cell{key: k, head: -1})
+	g.insertIndex(c)
+	return c
+}
+
+func (g *grid) insertIndex(c int32) {
+	m := uint64(len(g.table) - 1)
+	i := hash(g.cells[c].key) & m
+	for g.table[i] != 0 {
+		i = (i + 1) & m
+	}
+	g.table[i] = c + 1
+}
+
+func (g *grid) rehash(size int) {
+	if cap(g.table) >= size {
+		g.table = g.table[:size]
+		clear(g.table)
+	} else {
+		g.table = make([]int32, size)
+	}
+	for c := range g.cells {
+		g.insertIndex(int32(c))
+	}
+}
+
+// deleteCell drops the empty cell c from the table (backward-shift
+// deletion, so probes stay unbroken) and from the list, where the last
+// cell takes its place.
+func (g *grid) deleteCell(c int32) {
+	m := uint64(len(g.table) - 1)
+	i := hash(g.cells[c].key) & m
+	for g.table[i] != c+1 {
+		i = (i + 1) & m
+	}
+	for j := (i + 1) & m; g.table[j] != 0; j = (j + 1) & m {
+		home := hash(g.cells[g.table[j]-1].key) & m
+		// Move entry j into the hole at i unless its home lies cyclically
+		// in (i, j].
+		if (j-home)&m >= (j-i)&m {
+			g.table[i] = g.table[j]
+			i = j
+		}
+	}
+	g.table[i] = 0
+	last := int32(len(g.cells) - 1)
+	if c != last {
+		g.cells[c] = g.cells[last]
+		for j := (hash(g.cells[c].key) & m); ; j = (j + 1) & m {
+			if g.table[j] == last+1 {
+				g.table[j] = c + 1
+				break
+			}
+		}
+		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+			g.blocks[b].cell = c
+		}
+	}
+	g.cells = g.cells[:last]
+}
+
+// relevel rebuilds the list of levels with boxes.
+func (g *grid) relevel() {
+	g.levels = g.levels[:0]
+	for i, n := range g.count {
+		if n > 0 {
+			g.levels = append(g.levels, int16(i+minLevel))
+		}
+	}
+}
+
+// clear empties the grid, keeping its memory.
+func (g *grid) clear() {
+	g.cells, g.blocks, g.free, g.levels = g.cells[:0], g.blocks[:0], g.free[:0], g.levels[:0]
+	clear(g.table)
+	g.count = [levelSpan]int32{}
+}

@@ -1,0 +1,319 @@
+package world_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/obb2d/obb2d/internal/testkit"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
+	"github.com/obb2d/obb2d/world"
+)
+
+// model is the reference the World is checked against: the live boxes in a
+// plain slice, every question answered by brute force with obb.Box.Overlaps.
+type model struct {
+	h      []world.Handle
+	box    []obb.Box
+	kind   []world.Kind
+	filter []world.Filter
+	last   []world.Pair // the pairs at the last Pairs call
+}
+
+func (m *model) insert(h world.Handle, b obb.Box, k world.Kind, f world.Filter) {
+	m.h, m.box, m.kind, m.filter = append(m.h, h), append(m.box, b), append(m.kind, k), append(m.filter, f)
+}
+
+func (m *model) find(h world.Handle) int { return slices.Index(m.h, h) }
+
+func (m *model) remove(i int) {
+	m.h = slices.Delete(m.h, i, i+1)
+	m.box = slices.Delete(m.box, i, i+1)
+	m.kind = slices.Delete(m.kind, i, i+1)
+	m.filter = slices.Delete(m.filter, i, i+1)
+}
+
+func (m *model) query(q obb.Box, mask uint32) []world.Handle {
+	var out []world.Handle
+	for i, b := range m.box {
+		if m.filter[i].Category&mask != 0 && q.Overlaps(b) {
+			out = append(out, m.h[i])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (m *model) point(p obb.Vec2, mask uint32) []world.Handle {
+	var out []world.Handle
+	for i, b := range m.box {
+		if m.filter[i].Category&mask != 0 && b.ContainsPoint(p) {
+			out = append(out, m.h[i])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (m *model) pairs() []world.Pair {
+	var out []world.Pair
+	for i := range m.box {
+		for j := range m.box {
+			a, b := m.h[i], m.h[j]
+			if a >= b || (m.kind[i] == world.Static && m.kind[j] == world.Static) {
+				continue
+			}
+			fi, fj := m.filter[i], m.filter[j]
+			if fi.Category&fj.Mask == 0 || fj.Category&fi.Mask == 0 || !m.box[i].Overlaps(m.box[j]) {
+				continue
+			}
+			out = append(out, world.Pair{A: a, B: b})
+		}
+	}
+	slices.SortFunc(out, func(x, y world.Pair) int {
+		if x.A != y.A {
+			return int(int64(x.A) - int64(y.A))
+		}
+		return int(int64(x.B) - int64(y.B))
+	})
+	return out
+}
+
+// diff returns the pairs of a not in b; both sorted.
+func diff(a, b []world.Pair) []world.Pair {
+	var out []world.Pair
+	for _, p := range a {
+		if !slices.Contains(b, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// check compares every answer of w with m's, and fails t naming what.
+func check(t *testing.T, w *world.World, m *model, r *rand.Rand, queries []obb.Box, what string) {
+	t.Helper()
+	if w.Len() != len(m.h) {
+		t.Fatalf("%s: Len %d, model %d", what, w.Len(), len(m.h))
+	}
+	for i, h := range m.h {
+		if got := w.Box(h); math.Float32bits(got.Center.X) != math.Float32bits(m.box[i].Center.X) || !w.Contains(h) {
+			t.Fatalf("%s: Box(%#x) = %v, model %v", what, h, got, m.box[i])
+		}
+	}
+	got := w.Pairs(nil)
+	want := m.pairs()
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s: Pairs: %d pairs, model %d; missing %v, extra %v", what, len(got), len(want), diff(want, got), diff(got, want))
+	}
+	began, ended := w.Events(nil, nil)
+	if wb, we := diff(want, m.last), diff(m.last, want); !slices.Equal(began, wb) || !slices.Equal(ended, we) {
+		t.Fatalf("%s: Events began %v ended %v, model %v and %v", what, began, ended, wb, we)
+	}
+	m.last = want
+	for _, q := range queries {
+		mask := []uint32{^uint32(0), 1, 2, 6}[r.IntN(4)]
+		got := w.Query(nil, q, mask)
+		if want := m.query(q, mask); !slices.Equal(got, want) {
+			t.Fatalf("%s: Query(%v, %#x) = %v, model %v", what, q, mask, got, want)
+		}
+		if any, want := w.Any(q, mask), len(got) > 0; any != want {
+			t.Fatalf("%s: Any(%v, %#x) = %v, Query found %d", what, q, mask, any, len(got))
+		}
+		p := q.Center
+		if got, want := w.QueryPoint(nil, p, mask), m.point(p, mask); !slices.Equal(got, want) {
+			t.Fatalf("%s: QueryPoint(%v, %#x) = %v, model %v", what, p, mask, got, want)
+		}
+	}
+}
+
+// sceneSet is a named set of boxes the tests fill worlds with.
+type sceneSet struct {
+	name string
+	make func(r *rand.Rand, n int) []obb.Box
+}
+
+func boxesOf(b *soa.Boxes) []obb.Box {
+	out := make([]obb.Box, b.Len())
+	for i := range out {
+		out[i] = b.At(i)
+	}
+	return out
+}
+
+func fromScene(f func(*rand.Rand, int, *soa.Boxes)) func(*rand.Rand, int) []obb.Box {
+	return func(r *rand.Rand, n int) []obb.Box {
+		var b soa.Boxes
+		f(r, n, &b)
+		return boxesOf(&b)
+	}
+}
+
+// sceneSets are the scenes of package scene and the shapes issue 20 names:
+// mixed sizes, clustered piles, a line, huge coordinates, hostile boxes.
+var sceneSets = []sceneSet{
+	{"uniform", fromScene(scene.Uniform)},
+	{"rts", fromScene(scene.RTS)},
+	{"pile", fromScene(scene.Pile)},
+	{"map", func(r *rand.Rand, n int) []obb.Box {
+		var b soa.Boxes
+		scene.Map(r, n, scene.MapSide(n), &b)
+		return boxesOf(&b)
+	}},
+	{"mixed", func(r *rand.Rand, n int) []obb.Box {
+		out := fromScene(scene.Uniform)(r, n)
+		for i := range out {
+			if r.IntN(100) == 0 {
+				out[i].Half = out[i].Half.Scale(100)
+			}
+		}
+		return out
+	}},
+	{"clusters", func(r *rand.Rand, n int) []obb.Box {
+		out := fromScene(scene.Pile)(r, n)
+		for i := range out {
+			c := float32(r.IntN(5)) * 40
+			out[i].Center = out[i].Center.Add(obb.Vec2{X: c, Y: -c})
+		}
+		return out
+	}},
+	{"line", func(r *rand.Rand, n int) []obb.Box {
+		out := fromScene(scene.Uniform)(r, n)
+		for i := range out {
+			out[i].Center.Y = 0
+		}
+		return out
+	}},
+	{"huge", func(r *rand.Rand, n int) []obb.Box {
+		out := fromScene(scene.Uniform)(r, n)
+		for i := range out {
+			out[i].Center = out[i].Center.Add(obb.Vec2{X: 1e6, Y: -1e6})
+		}
+		return out
+	}},
+	{"random", func(r *rand.Rand, n int) []obb.Box { return boxesOf(testkit.RandomSet(r, n)) }},
+	{"hostile", func(r *rand.Rand, n int) []obb.Box { return boxesOf(testkit.HostileSet(r, n)) }},
+	{"degenerate", func(r *rand.Rand, n int) []obb.Box {
+		out := boxesOf(testkit.RandomSet(r, n))
+		for i := range out {
+			switch r.IntN(6) {
+			case 0:
+				out[i].Half = obb.Vec2{}
+			case 1:
+				out[i].Half.X = -out[i].Half.X
+			case 2:
+				out[i].Axis = out[i].Axis.Scale(1.5)
+			case 3:
+				out[i].Axis = obb.Vec2{}
+			case 4:
+				out[i].Half.Y = 3e38
+			}
+		}
+		return out
+	}},
+}
+
+// queriesFor returns boxes to query a scene with: boxes of the scene
+// itself, moved a little, and a few from the hostile set.
+func queriesFor(r *rand.Rand, boxes []obb.Box, n int) []obb.Box {
+	out := make([]obb.Box, 0, n)
+	for range n {
+		q := boxes[r.IntN(len(boxes))]
+		q.Center = q.Center.Add(obb.Vec2{X: float32(r.NormFloat64()), Y: float32(r.NormFloat64())})
+		out = append(out, q)
+	}
+	return append(out, boxesOf(testkit.HostileSet(r, 4))...)
+}
+
+func randomFilter(r *rand.Rand) world.Filter {
+	if r.IntN(2) == 0 {
+		return world.DefaultFilter
+	}
+	return world.Filter{Category: 1 << r.IntN(3), Mask: uint32(r.IntN(8))}
+}
+
+func randomKind(r *rand.Rand) world.Kind { return world.Kind(r.IntN(2)) }
+
+// TestScenes fills a world with each scene and compares every answer with
+// brute force, with each kernel implementation.
+func TestScenes(t *testing.T) {
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		for _, set := range sceneSets {
+			t.Run(set.name, func(t *testing.T) {
+				r := rand.New(rand.NewPCG(7, uint64(len(set.name))))
+				boxes := set.make(r, 600)
+				w, m := world.New(), &model{}
+				for _, b := range boxes {
+					k, f := randomKind(r), randomFilter(r)
+					m.insert(w.Insert(b, k, f), b, k, f)
+				}
+				check(t, w, m, r, queriesFor(r, boxes, 40), "filled")
+				// Move every box a little, then a few far.
+				for i, h := range m.h {
+					b := m.box[i]
+					b.Center = b.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 0.3), Y: float32(r.NormFloat64() * 0.3)})
+					w.Move(h, b)
+					m.box[i] = b
+				}
+				check(t, w, m, r, queriesFor(r, boxes, 40), "moved slightly")
+				for range 50 {
+					i := r.IntN(len(m.h))
+					b := boxes[r.IntN(len(boxes))]
+					w.Move(m.h[i], b)
+					m.box[i] = b
+				}
+				check(t, w, m, r, queriesFor(r, boxes, 40), "moved far")
+			})
+		}
+	})
+}
+
+// TestModel drives a World and the model with the same random sequences of
+// Insert, Move, Remove, SetFilter, Query and Pairs.
+func TestModel(t *testing.T) {
+	for seed := range uint64(8) {
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 99))
+			set := sceneSets[int(seed)%len(sceneSets)]
+			pool := append(set.make(r, 300), sceneSets[len(sceneSets)-1].make(r, 30)...)
+			runModel(t, r, pool, 3000)
+		})
+	}
+}
+
+func runModel(t *testing.T, r *rand.Rand, pool []obb.Box, steps int) {
+	t.Helper()
+	w, m := world.New(), &model{}
+	for step := range steps {
+		switch op := r.IntN(20); {
+		case op < 6 || len(m.h) == 0:
+			b, k, f := pool[r.IntN(len(pool))], randomKind(r), randomFilter(r)
+			m.insert(w.Insert(b, k, f), b, k, f)
+		case op < 12:
+			i := r.IntN(len(m.h))
+			b := pool[r.IntN(len(pool))]
+			if r.IntN(2) == 0 {
+				b = m.box[i]
+				b.Center = b.Center.Add(obb.Vec2{X: float32(r.NormFloat64()), Y: float32(r.NormFloat64())})
+			}
+			w.Move(m.h[i], b)
+			m.box[i] = b
+		case op < 15:
+			i := r.IntN(len(m.h))
+			w.Remove(m.h[i])
+			m.remove(i)
+		case op < 19:
+			i := r.IntN(len(m.h))
+			f := randomFilter(r)
+			w.SetFilter(m.h[i], f)
+			m.filter[i] = f
+		default:
+			check(t, w, m, r, queriesFor(r, pool, 2), fmt.Sprint("step ", step))
+		}
+	}
+	check(t, w, m, r, queriesFor(r, pool, 20), "end")
+}

@@ -1,0 +1,191 @@
+package world
+
+import (
+	mathbits "math/bits"
+	"slices"
+
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/bound"
+	"github.com/obb2d/obb2d/internal/f32"
+	"github.com/obb2d/obb2d/obb"
+)
+
+// Query appends to dst the handles of the boxes that overlap b, as
+// obb.Box.Overlaps decides, and whose Filter.Category&mask != 0, in
+// ascending order, and returns the extended slice. A query box with a NaN
+// overlaps nothing and costs nothing; one with an infinity is tested
+// against every box.
+func (w *World) Query(dst []Handle, b obb.Box, mask uint32) []Handle {
+	start := len(dst)
+	dst, _ = w.hits(dst, b, mask, false)
+	slices.Sort(dst[start:])
+	return dst
+}
+
+// Any reports whether some box with Filter.Category&mask != 0 overlaps b,
+// stopping at the first it finds: the question of a building placement.
+func (w *World) Any(b obb.Box, mask uint32) bool {
+	_, found := w.hits(nil, b, mask, true)
+	return found
+}
+
+// QueryRegion appends the boxes that overlap the axis-aligned rectangle
+// [min.X, max.X] × [min.Y, max.Y], as Query does with obb.FromMinMax(min, max).
+func (w *World) QueryRegion(dst []Handle, min, max obb.Vec2, mask uint32) []Handle {
+	return w.Query(dst, obb.FromMinMax(min, max), mask)
+}
+
+// QueryPoint appends to dst, in ascending order, the boxes with
+// Filter.Category&mask != 0 that contain p, as obb.Box.ContainsPoint
+// decides.
+func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
+	start := len(dst)
+	if p.X != p.X || p.Y != p.Y {
+		return dst
+	}
+	test := func(h Handle) {
+		if s := &w.slots[h>>8]; s.filter.Category&mask != 0 && s.box.ContainsPoint(p) {
+			dst = append(dst, h)
+		}
+	}
+	// A box contains p, by ContainsPoint's float32 test, only if p lies in
+	// its bound.Box: the test's rounding is a few units of 2⁻²⁴ of |p - c|,
+	// which the bounds' padding covers (see bound.PadFactor).
+	finite := f32.Finite(p.X) && f32.Finite(p.Y)
+	for k := range w.grids {
+		g := &w.grids[k]
+		visit := func(blk *block) bool {
+			for lane := range blk.n {
+				test(blk.h[lane])
+			}
+			return false
+		}
+		if finite {
+			g.visit(p, p, visit)
+		} else {
+			g.visitAll(visit)
+		}
+	}
+	for _, h := range w.infinite {
+		test(h)
+	}
+	slices.Sort(dst[start:])
+	return dst
+}
+
+// hits appends the handles of the boxes overlapping b with a category in
+// mask, unsorted; with first, it stops at the first and reports it.
+func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle, bool) {
+	class := bound.Classify(b)
+	if class == bound.NaN {
+		return dst, false
+	}
+	q := batch.Query{CX: b.Center.X, CY: b.Center.Y, UX: b.Axis.X, UY: b.Axis.Y, HX: b.Half.X, HY: b.Half.Y}
+	found := false
+	visit := func(blk *block) bool {
+		for bits := overlapsBlock(&q, blk); bits != 0; bits &= bits - 1 {
+			h := blk.h[mathbits.TrailingZeros64(bits)]
+			if w.slots[h>>8].filter.Category&mask != 0 {
+				found = true
+				if first {
+					return true
+				}
+				dst = append(dst, h)
+			}
+		}
+		return false
+	}
+	lo, hi, ok := bound.Box(b)
+	for k := range w.grids {
+		g := &w.grids[k]
+		if class == bound.Finite && ok {
+			if g.visit(lo, hi, visit) {
+				return dst, true
+			}
+		} else if g.visitAll(visit) {
+			return dst, true
+		}
+	}
+	for _, h := range w.infinite {
+		if s := &w.slots[h>>8]; s.filter.Category&mask != 0 && b.Overlaps(s.box) {
+			if first {
+				return dst, true
+			}
+			found = true
+			dst = append(dst, h)
+		}
+	}
+	return dst, found
+}
+
+// overlapsBlock returns the bits of the boxes of blk that overlap q. The
+// assembly kernels get all 16 lanes, in use or not (a block's columns are
+// arrays, so every lane is memory of the block), and the bits of the unused
+// lanes are cleared: a partial group would take the kernels' masked-load
+// tail, which costs more than a whole group (BenchmarkOverlapsShort,
+// n=7 against n=15). The Go kernel, which costs per box, gets the lanes in
+// use only.
+func overlapsBlock(q *batch.Query, blk *block) uint64 {
+	var out [1]uint64
+	n := blk.n
+	m := n
+	if batch.Current() != batch.Generic {
+		m = blockLanes
+	}
+	batch.Overlaps(q, blk.cx[:m], blk.cy[:m], blk.ux[:m], blk.uy[:m], blk.hx[:m], blk.hy[:m], out[:])
+	return out[0] & (1<<n - 1)
+}
+
+// visit calls fn with every block that may hold a box whose bounds meet
+// [lo, hi], and stops early when fn returns true, which it then returns. On
+// level k, a box's center lies within R of every point of its bounds, so
+// only cells whose coordinates are in coord(lo - R) to coord(hi + R) can
+// hold one: lo - R is rounded to nearest, which keeps it at or below any
+// float64 at or above the exact value, centers included, and coord is
+// monotonic. When the range has more cells than the grid, the grid's cells
+// are scanned instead.
+func (g *grid) visit(lo, hi obb.Vec2, fn func(*block) bool) bool {
+	for _, k := range g.levels {
+		r, s := sizes(int(k))
+		x0, x1 := coord(float64(lo.X)-r, s), coord(float64(hi.X)+r, s)
+		y0, y1 := coord(float64(lo.Y)-r, s), coord(float64(hi.Y)+r, s)
+		if (int64(x1)-int64(x0)+1)*(int64(y1)-int64(y0)+1) > int64(len(g.cells)) {
+			for c := range g.cells {
+				key := g.cells[c].key
+				if key.level == k && key.x >= x0 && key.x <= x1 && key.y >= y0 && key.y <= y1 {
+					if g.walk(g.cells[c].head, fn) {
+						return true
+					}
+				}
+			}
+			continue
+		}
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				if c := g.find(cellKey{x, y, k}); c >= 0 && g.walk(g.cells[c].head, fn) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// visitAll calls fn with every block, for a question without finite bounds.
+func (g *grid) visitAll(fn func(*block) bool) bool {
+	for c := range g.cells {
+		if g.walk(g.cells[c].head, fn) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *grid) walk(b int32, fn func(*block) bool) bool {
+	for ; b >= 0; b = g.blocks[b].next {
+		if fn(&g.blocks[b]) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,157 @@
+package world
+
+import (
+	mathbits "math/bits"
+	"slices"
+
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/bound"
+)
+
+// stepper is Pairs' state, kept between calls.
+type stepper struct {
+	prev, cur []uint64 // the last and the current pairs, as keys A<<32 | B, ascending
+	found     []uint64 // the pairs of the boxes marked dirty this step
+	began     []Pair
+	ended     []Pair
+}
+
+func key(a, b Handle) uint64 {
+	if a > b {
+		a, b = b, a
+	}
+	return uint64(a)<<32 | uint64(b)
+}
+
+func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
+
+// Pairs appends to dst every pair of live boxes that overlap, as
+// obb.Box.Overlaps decides, whose filters allow it and which are not both
+// Static, sorted by A then B, and returns the extended slice.
+//
+// The World remembers the pairs between calls, so a call costs in
+// proportion to the boxes inserted, moved or refiltered since the last one
+// (each is queried against the grid) plus the number of pairs (the
+// remembered ones are kept or dropped, and merged with the new ones): a
+// Static box that does not move costs nothing, and a step where 1% of the
+// boxes moved costs about 1% of one where all did. Events then reports
+// how the pairs changed.
+func (w *World) Pairs(dst []Pair) []Pair {
+	st := &w.step
+	st.found = st.found[:0]
+	for _, i := range w.dirty {
+		if s := &w.slots[i]; s.live && s.where != inNaN {
+			st.found = w.pairsOf(st.found, makeHandle(i, s.gen), s)
+		}
+	}
+	// The remembered pairs that stand: both boxes alive and neither dirty.
+	st.cur = st.cur[:0]
+	for _, k := range st.prev {
+		a, b := &w.slots[k>>40], &w.slots[uint32(k)>>8]
+		if a.live && b.live && a.gen == uint8(k>>32) && b.gen == uint8(k) && !a.dirty && !b.dirty {
+			st.cur = append(st.cur, k)
+		}
+	}
+	for _, i := range w.dirty {
+		w.slots[i].dirty = false
+	}
+	w.dirty = w.dirty[:0]
+	slices.Sort(st.found)
+	st.cur = mergeKeys(st.cur, st.found)
+	st.events()
+	st.prev, st.cur = st.cur, st.prev
+	for _, k := range st.prev {
+		dst = append(dst, pairOf(k))
+	}
+	return dst
+}
+
+// Events appends to began the pairs that Pairs' last call reported and the
+// call before it did not, and to ended the pairs the call before reported
+// and the last did not, both sorted, and returns the extended slices. A
+// pair ends when its boxes stop overlapping, when a filter change forbids
+// it, or when one of its boxes is removed (its handle is then stale).
+func (w *World) Events(began, ended []Pair) ([]Pair, []Pair) {
+	return append(began, w.step.began...), append(ended, w.step.ended...)
+}
+
+// events compares the last pairs (prev) with the new ones (cur).
+func (st *stepper) events() {
+	st.began, st.ended = st.began[:0], st.ended[:0]
+	old, cur := st.prev, st.cur
+	for len(old) > 0 && len(cur) > 0 {
+		switch {
+		case old[0] < cur[0]:
+			st.ended = append(st.ended, pairOf(old[0]))
+			old = old[1:]
+		case cur[0] < old[0]:
+			st.began = append(st.began, pairOf(cur[0]))
+			cur = cur[1:]
+		default:
+			old, cur = old[1:], cur[1:]
+		}
+	}
+	for _, k := range old {
+		st.ended = append(st.ended, pairOf(k))
+	}
+	for _, k := range cur {
+		st.began = append(st.began, pairOf(k))
+	}
+}
+
+// mergeKeys merges the ascending, disjoint keys of b into a, in place
+// from the back.
+func mergeKeys(a, b []uint64) []uint64 {
+	n, m := len(a), len(b)
+	a = slices.Grow(a, m)[:n+m]
+	i, j := n-1, m-1
+	for k := n + m - 1; j >= 0; k-- {
+		if i >= 0 && a[i] > b[j] {
+			a[k] = a[i]
+			i--
+		} else {
+			a[k] = b[j]
+			j--
+		}
+	}
+	return a
+}
+
+// pairsOf appends the keys of the pairs of box h (slot s) with every other
+// box, except the pairs with a dirty box of a lower handle, which that
+// box's own call finds.
+func (w *World) pairsOf(dst []uint64, h Handle, s *slot) []uint64 {
+	b := s.box
+	q := batch.Query{CX: b.Center.X, CY: b.Center.Y, UX: b.Axis.X, UY: b.Axis.Y, HX: b.Half.X, HY: b.Half.Y}
+	take := func(x Handle) {
+		o := &w.slots[x>>8]
+		if x == h || (o.dirty && x < h) || (s.kind == Static && o.kind == Static) || !s.filter.allows(o.filter) {
+			return
+		}
+		dst = append(dst, key(h, x))
+	}
+	visit := func(blk *block) bool {
+		for bits := overlapsBlock(&q, blk); bits != 0; bits &= bits - 1 {
+			take(blk.h[mathbits.TrailingZeros64(bits)])
+		}
+		return false
+	}
+	for k := range w.grids {
+		g := &w.grids[k]
+		if Kind(k) == Static && s.kind == Static {
+			continue
+		}
+		if s.where == inGrid {
+			lo, hi, _ := bound.Box(b)
+			g.visit(lo, hi, visit)
+		} else {
+			g.visitAll(visit)
+		}
+	}
+	for _, x := range w.infinite {
+		if b.Overlaps(w.slots[x>>8].box) {
+			take(x)
+		}
+	}
+	return dst
+}

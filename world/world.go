@@ -1,0 +1,261 @@
+package world
+
+import (
+	"fmt"
+
+	"github.com/obb2d/obb2d/internal/bound"
+	"github.com/obb2d/obb2d/obb"
+)
+
+// Handle names one box of a World for as long as the box lives. Its low
+// eight bits are a generation and the rest the box's slot, so a handle kept
+// after its box was removed is told apart from the handle of a box that
+// reuses the slot. The zero Handle is never issued.
+type Handle uint32
+
+// Kind says whether a box moves. Pairs of two Static boxes are never
+// reported, and a Static box costs a step nothing unless it moves.
+type Kind uint8
+
+const (
+	Dynamic Kind = iota // the zero value: a box that moves
+	Static              // a box that rarely or never moves: walls, terrain, buildings
+)
+
+// Filter decides which pairs count: boxes a and b pair when
+// a.Category&b.Mask != 0 and b.Category&a.Mask != 0, and Query with mask m
+// reports a box when its Category&m != 0.
+type Filter struct{ Category, Mask uint32 }
+
+// DefaultFilter is in category 1 and pairs with every category.
+var DefaultFilter = Filter{Category: 1, Mask: ^uint32(0)}
+
+// allows reports whether boxes with filters f and g may pair.
+func (f Filter) allows(g Filter) bool { return f.Category&g.Mask != 0 && g.Category&f.Mask != 0 }
+
+// Pair names two overlapping boxes, A < B.
+type Pair struct{ A, B Handle }
+
+// maxSlots is how many boxes a World can hold at once: the slot numbers a
+// Handle has room for.
+const maxSlots = 1 << 24
+
+// where a box is kept.
+const (
+	inGrid     uint8 = iota // in its Kind's grid, at block and lane
+	inNaN                   // has a NaN: overlaps nothing, kept nowhere
+	inInfinite              // has an infinity: in the infinite list, tested against all
+)
+
+// slot is one box's record, indexed by its handle's slot number.
+type slot struct {
+	box    obb.Box
+	filter Filter
+	gen    uint8 // the generation of the live box, or of the next one when free
+	live   bool
+	kind   Kind
+	where  uint8
+	dirty  bool  // moved, inserted or refiltered since the last Pairs
+	block  int32 // inGrid: the block holding the box; inInfinite: its index in the list
+	lane   int32 // inGrid: the lane in the block
+}
+
+// World is a persistent set of boxes, indexed for overlap queries and pair
+// steps whose cost depends on the boxes near the question, not on the size
+// of the world. Its zero value is empty and ready to use; New returns one
+// too. A World must not be used by two goroutines at once, except that the
+// reading methods (Box, Len, Query, Any, QueryPoint, QueryRegion, RayCast,
+// RayCastAll, All) may run concurrently with each other.
+type World struct {
+	slots    []slot
+	free     queue    // free slots, reused first in, first out
+	n        int      // live boxes
+	grids    [2]grid  // by Kind
+	infinite []Handle // boxes with an infinity
+
+	dirty []int32 // slots marked dirty since the last Pairs
+
+	// Workers is how many goroutines Pairs uses; 0 or 1 means the calling
+	// goroutine only, a negative value runtime.GOMAXPROCS(0). The result
+	// does not depend on it.
+	Workers int
+
+	step stepper // the pair step's state
+}
+
+// New returns an empty World.
+func New() *World { return new(World) }
+
+// Len returns the number of live boxes.
+func (w *World) Len() int { return w.n }
+
+// Insert adds box b of kind k with filter f and returns its handle. Handles
+// are given out deterministically: a fresh World numbers its slots from 0
+// up, each generation starting at 1, and a removed box's slot is reused
+// only after every slot freed before it (first in, first out), with its
+// generation one higher (wrapping from 255 to 1). Insert panics if the
+// World already holds 2²⁴ boxes or k is not Dynamic or Static.
+func (w *World) Insert(b obb.Box, k Kind, f Filter) Handle {
+	if k > Static {
+		panic(fmt.Sprintf("world: Insert with kind %d, which is neither Dynamic nor Static", k))
+	}
+	var i int32
+	if w.free.len() > 0 {
+		i = w.free.pop()
+	} else {
+		if len(w.slots) == maxSlots {
+			panic("world: Insert into a World that holds 16,777,216 boxes, the most it can")
+		}
+		w.slots = append(w.slots, slot{gen: 1})
+		i = int32(len(w.slots) - 1)
+	}
+	s := &w.slots[i]
+	h := makeHandle(i, s.gen)
+	s.box, s.filter, s.kind, s.live = b, f, k, true
+	w.n++
+	w.place(h, s)
+	w.markDirty(i, s)
+	return h
+}
+
+// Move gives the box h a new pose or size (or both). A move that keeps the
+// box in its grid cell rewrites it in place. It panics if h is stale.
+func (w *World) Move(h Handle, b obb.Box) {
+	s := w.slot(h, "Move")
+	if s.where == inGrid {
+		g := &w.grids[s.kind]
+		cur := g.cells[g.blocks[s.block].cell].key
+		if key, ok := g.cellOf(b, int(cur.level)); ok && key == cur {
+			g.blocks[s.block].set(s.lane, b)
+			s.box = b
+			w.markDirty(int32(h>>8), s)
+			return
+		}
+	}
+	w.unplace(s)
+	s.box = b
+	w.place(h, s)
+	w.markDirty(int32(h>>8), s)
+}
+
+// Remove deletes the box h; h and every copy of it become stale. It panics
+// if h is stale.
+func (w *World) Remove(h Handle) {
+	s := w.slot(h, "Remove")
+	w.unplace(s)
+	s.live = false
+	s.gen++
+	if s.gen == 0 {
+		s.gen = 1
+	}
+	w.n--
+	w.free.push(int32(h >> 8))
+}
+
+// Box returns the box h as last inserted or moved. It panics if h is stale.
+func (w *World) Box(h Handle) obb.Box { return w.slot(h, "Box").box }
+
+// Kind returns the kind of the box h. It panics if h is stale.
+func (w *World) Kind(h Handle) Kind { return w.slot(h, "Kind").kind }
+
+// Filter returns the filter of the box h. It panics if h is stale.
+func (w *World) Filter(h Handle) Filter { return w.slot(h, "Filter").filter }
+
+// SetFilter changes the filter of the box h; the next Pairs applies it. It
+// panics if h is stale.
+func (w *World) SetFilter(h Handle, f Filter) {
+	s := w.slot(h, "SetFilter")
+	s.filter = f
+	w.markDirty(int32(h>>8), s)
+}
+
+// Contains reports whether h names a live box of w.
+func (w *World) Contains(h Handle) bool {
+	i := int(h >> 8)
+	return i < len(w.slots) && w.slots[i].live && w.slots[i].gen == uint8(h)
+}
+
+// slot returns h's record, or panics naming the method and what is wrong
+// with h, before anything is changed.
+func (w *World) slot(h Handle, method string) *slot {
+	i := int(h >> 8)
+	if i >= len(w.slots) || uint8(h) == 0 {
+		panic(fmt.Sprintf("world: %s with handle %#x, which this World never issued", method, uint32(h)))
+	}
+	s := &w.slots[i]
+	if !s.live || s.gen != uint8(h) {
+		panic(fmt.Sprintf("world: %s with stale handle %#x: its box was removed", method, uint32(h)))
+	}
+	return s
+}
+
+func makeHandle(slot int32, gen uint8) Handle { return Handle(uint32(slot)<<8 | uint32(gen)) }
+
+// place files the live box of slot s, whose handle is h, where its class
+// says: the grid of its kind, the infinite list, or nowhere for a NaN box.
+func (w *World) place(h Handle, s *slot) {
+	switch bound.Classify(s.box) {
+	case bound.NaN:
+		s.where = inNaN
+		return
+	case bound.Finite:
+		if key, ok := w.grids[s.kind].cellOf(s.box, noLevel); ok {
+			s.where = inGrid
+			s.block, s.lane = w.grids[s.kind].add(key, h, s.box)
+			return
+		}
+	}
+	s.where = inInfinite
+	s.block = int32(len(w.infinite))
+	w.infinite = append(w.infinite, h)
+}
+
+// unplace takes the box of slot s out of where place put it.
+func (w *World) unplace(s *slot) {
+	switch s.where {
+	case inGrid:
+		if moved, ok := w.grids[s.kind].remove(s.block, s.lane); ok {
+			m := &w.slots[moved>>8]
+			m.block, m.lane = s.block, s.lane
+		}
+	case inInfinite:
+		last := w.infinite[len(w.infinite)-1]
+		w.infinite[s.block] = last
+		w.slots[last>>8].block = s.block
+		w.infinite = w.infinite[:len(w.infinite)-1]
+	}
+}
+
+func (w *World) markDirty(i int32, s *slot) {
+	if !s.dirty {
+		s.dirty = true
+		w.dirty = append(w.dirty, i)
+	}
+}
+
+// queue is a first-in, first-out queue of slot numbers in a ring.
+type queue struct {
+	ring       []int32
+	head, size int
+}
+
+func (q *queue) len() int { return q.size }
+
+func (q *queue) push(v int32) {
+	if q.size == len(q.ring) {
+		grown := make([]int32, max(16, 2*len(q.ring)))
+		for i := range q.size {
+			grown[i] = q.ring[(q.head+i)%len(q.ring)]
+		}
+		q.ring, q.head = grown, 0
+	}
+	q.ring[(q.head+q.size)%len(q.ring)] = v
+	q.size++
+}
+
+func (q *queue) pop() int32 {
+	v := q.ring[q.head]
+	q.head = (q.head + 1) % len(q.ring)
+	q.size--
+	return v
+}

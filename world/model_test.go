@@ -59,6 +59,25 @@ func (m *model) point(p obb.Vec2, mask uint32) []world.Handle {
 	return out
 }
 
+func (m *model) rays(origin, delta obb.Vec2, mask uint32) []world.RayHit {
+	var out []world.RayHit
+	for i, b := range m.box {
+		if t, n, hit := b.RayCast(origin, delta); hit && m.filter[i].Category&mask != 0 {
+			out = append(out, world.RayHit{Handle: m.h[i], T: t, Normal: n})
+		}
+	}
+	slices.SortFunc(out, func(a, b world.RayHit) int {
+		if a.T != b.T {
+			if a.T < b.T {
+				return -1
+			}
+			return 1
+		}
+		return int(int64(a.Handle) - int64(b.Handle))
+	})
+	return out
+}
+
 func (m *model) pairs() []world.Pair {
 	var out []world.Pair
 	for i := range m.box {
@@ -127,6 +146,19 @@ func check(t *testing.T, w *world.World, m *model, r *rand.Rand, queries []obb.B
 		p := q.Center
 		if got, want := w.QueryPoint(nil, p, mask), m.point(p, mask); !slices.Equal(got, want) {
 			t.Fatalf("%s: QueryPoint(%v, %#x) = %v, model %v", what, p, mask, got, want)
+		}
+		// A segment from the query's center: short, long, or from far away.
+		d := obb.Vec2{X: float32(r.NormFloat64()), Y: float32(r.NormFloat64())}.Scale([]float32{3, 300, 1e5}[r.IntN(3)])
+		if r.IntN(4) == 0 {
+			p, d = p.Sub(d.Scale(1e3)), d.Scale(2e3)
+		}
+		gotRays, wantRays := w.RayCastAll(nil, p, d, mask), m.rays(p, d, mask)
+		if !slices.Equal(gotRays, wantRays) {
+			t.Fatalf("%s: RayCastAll(%v, %v, %#x) = %v, model %v", what, p, d, mask, gotRays, wantRays)
+		}
+		first, ok := w.RayCast(p, d, mask)
+		if ok != (len(wantRays) > 0) || ok && first != wantRays[0] {
+			t.Fatalf("%s: RayCast(%v, %v, %#x) = %v, %v; model %v", what, p, d, mask, first, ok, wantRays)
 		}
 	}
 }
@@ -245,7 +277,11 @@ func TestScenes(t *testing.T) {
 		for _, set := range sceneSets {
 			t.Run(set.name, func(t *testing.T) {
 				r := rand.New(rand.NewPCG(7, uint64(len(set.name))))
-				boxes := set.make(r, 600)
+				n := 600
+				if testing.Short() {
+					n = 200
+				}
+				boxes := set.make(r, n)
 				w, m := world.New(), &model{}
 				for _, b := range boxes {
 					k, f := randomKind(r), randomFilter(r)
@@ -280,7 +316,11 @@ func TestModel(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 99))
 			set := sceneSets[int(seed)%len(sceneSets)]
 			pool := append(set.make(r, 300), sceneSets[len(sceneSets)-1].make(r, 30)...)
-			runModel(t, r, pool, 3000)
+			steps := 3000
+			if testing.Short() {
+				steps = 600
+			}
+			runModel(t, r, pool, steps)
 		})
 	}
 }

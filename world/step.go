@@ -2,7 +2,10 @@ package world
 
 import (
 	mathbits "math/bits"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/bound"
@@ -14,7 +17,24 @@ type stepper struct {
 	found     []uint64 // the pairs of the boxes marked dirty this step
 	began     []Pair
 	ended     []Pair
+
+	// The helpers' state for a parallel step: each worker's pairs, the
+	// next dirty box to hand out, and the helper goroutines' functions,
+	// made once so that starting them allocates nothing.
+	wk      [][]uint64
+	next    atomic.Int64
+	helpers []func()
+	wg      sync.WaitGroup
 }
+
+// parallelDirty is the fewest dirty boxes a step spreads over more than
+// one goroutine, and dirtyChunk how many a worker takes at a time: a
+// goroutine takes microseconds to start (BenchmarkGoStart in package
+// pairs), the time of some ten dirty boxes' queries.
+const (
+	parallelDirty = 2048
+	dirtyChunk    = 64
+)
 
 func key(a, b Handle) uint64 {
 	if a > b {
@@ -38,12 +58,7 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // how the pairs changed.
 func (w *World) Pairs(dst []Pair) []Pair {
 	st := &w.step
-	st.found = st.found[:0]
-	for _, i := range w.dirty {
-		if s := &w.slots[i]; s.live && s.where != inNaN {
-			st.found = w.pairsOf(st.found, makeHandle(i, s.gen), s)
-		}
-	}
+	w.findPairs()
 	// The remembered pairs that stand: both boxes alive and neither dirty.
 	st.cur = st.cur[:0]
 	for _, k := range st.prev {
@@ -62,6 +77,68 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	st.prev, st.cur = st.cur, st.prev
 	for _, k := range st.prev {
 		dst = append(dst, pairOf(k))
+	}
+	return dst
+}
+
+// findPairs puts the pairs of the dirty boxes in st.found, on as many
+// goroutines as Workers and the work allow. Each worker appends to its own
+// list, and the lists are joined in worker order; Pairs sorts them, so the
+// result does not depend on which worker took which box.
+func (w *World) findPairs() {
+	st := &w.step
+	st.found = st.found[:0]
+	n := w.Workers
+	if n < 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	n = min(max(n, 1), (len(w.dirty)+parallelDirty-1)/parallelDirty)
+	if n <= 1 {
+		st.found = w.pairsOfRange(st.found, 0, len(w.dirty))
+		return
+	}
+	for len(st.wk) < n {
+		st.wk = append(st.wk, nil)
+	}
+	for len(st.helpers) < n-1 {
+		i := len(st.helpers) + 1
+		st.helpers = append(st.helpers, func() {
+			w.work(i)
+			w.step.wg.Done()
+		})
+	}
+	st.next.Store(0)
+	st.wg.Add(n - 1)
+	for i := 1; i < n; i++ {
+		go st.helpers[i-1]()
+	}
+	w.work(0)
+	st.wg.Wait()
+	for i := range n {
+		st.found = append(st.found, st.wk[i]...)
+	}
+}
+
+// work is worker i's loop: chunks of dirty boxes until none are left.
+func (w *World) work(i int) {
+	st := &w.step
+	found := st.wk[i][:0]
+	for {
+		start := int(st.next.Add(dirtyChunk)) - dirtyChunk
+		if start >= len(w.dirty) {
+			break
+		}
+		found = w.pairsOfRange(found, start, min(start+dirtyChunk, len(w.dirty)))
+	}
+	st.wk[i] = found
+}
+
+// pairsOfRange appends the pairs of dirty boxes [start, end).
+func (w *World) pairsOfRange(dst []uint64, start, end int) []uint64 {
+	for _, i := range w.dirty[start:end] {
+		if s := &w.slots[i]; s.live && s.where != inNaN {
+			dst = w.pairsOf(dst, makeHandle(i, s.gen), s)
+		}
 	}
 	return dst
 }

@@ -1,0 +1,66 @@
+package world_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/obb2d/obb2d/internal/testkit/scene"
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/world"
+)
+
+// FuzzWorld drives a World and the model with the operations the input
+// spells, on boxes built from its bytes (small coordinates, the hostile
+// values of package scene, huge and tiny sizes), and compares every answer
+// after each Pairs.
+func FuzzWorld(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 0, 9, 9, 9, 9, 9, 9, 9, 200})
+	f.Add([]byte{0, 10, 10, 0, 0, 4, 4, 0, 0, 10, 11, 0, 0, 4, 4, 0, 255, 100, 1, 50, 50, 0, 0, 4, 4, 0, 255})
+	f.Add([]byte{0, 1, 1, 200, 1, 2, 2, 1, 0, 1, 1, 0, 0, 2, 2, 1, 150, 0, 255})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w, m := world.New(), &model{}
+		r := rand.New(rand.NewPCG(uint64(len(data)), 1))
+		next := func() byte {
+			if len(data) == 0 {
+				return 0
+			}
+			b := data[0]
+			data = data[1:]
+			return b
+		}
+		value := func() float32 {
+			b := next()
+			if b >= 224 {
+				return scene.Hostile[int(b-224)%len(scene.Hostile)]
+			}
+			return float32(int(b)-112) / 4
+		}
+		box := func() obb.Box {
+			b := obb.FromHalf(obb.Vec2{X: value(), Y: value()}, obb.Vec2{X: value(), Y: value()}, float64(next())/16)
+			if next()&1 == 1 {
+				b.Axis = obb.Vec2{X: value(), Y: value()}
+			}
+			return b
+		}
+		for len(data) > 0 {
+			switch op := next(); {
+			case op < 100 || len(m.h) == 0:
+				b := box()
+				k, f := world.Kind(op&1), world.Filter{Category: 1 << (op >> 1 & 1), Mask: uint32(op>>2&3) | 1}
+				m.insert(w.Insert(b, k, f), b, k, f)
+			case op < 200:
+				i := int(next()) % len(m.h)
+				b := box()
+				w.Move(m.h[i], b)
+				m.box[i] = b
+			case op < 250:
+				i := int(next()) % len(m.h)
+				w.Remove(m.h[i])
+				m.remove(i)
+			default:
+				check(t, w, m, r, []obb.Box{box(), box()}, "fuzz")
+			}
+		}
+		check(t, w, m, r, []obb.Box{box()}, "end")
+	})
+}

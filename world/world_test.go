@@ -1,0 +1,174 @@
+package world_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/obb2d/obb2d/internal/testkit"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/pairs"
+	"github.com/obb2d/obb2d/soa"
+	"github.com/obb2d/obb2d/world"
+)
+
+func unitBox(x, y float32) obb.Box {
+	return obb.FromHalf(obb.Vec2{X: x, Y: y}, obb.Vec2{X: 1, Y: 1}, 0)
+}
+
+// TestHandles checks the documented allocation of handles and the panics
+// of stale and never-issued ones, each before anything changes.
+func TestHandles(t *testing.T) {
+	w := world.New()
+	var hs []world.Handle
+	for i := range 4 {
+		hs = append(hs, w.Insert(unitBox(float32(3*i), 0), world.Dynamic, world.DefaultFilter))
+	}
+	if want := []world.Handle{0x001, 0x101, 0x201, 0x301}; !slices.Equal(hs, want) {
+		t.Fatalf("first handles %#x, want %#x", hs, want)
+	}
+	w.Remove(hs[2])
+	w.Remove(hs[0])
+	// Freed slots come back first in, first out, one generation on.
+	if a, b, c := w.Insert(unitBox(0, 0), world.Static, world.DefaultFilter), w.Insert(unitBox(0, 0), world.Dynamic, world.DefaultFilter),
+		w.Insert(unitBox(0, 0), world.Dynamic, world.DefaultFilter); a != 0x202 || b != 0x002 || c != 0x401 {
+		t.Fatalf("reused handles %#x %#x %#x, want 0x202 0x2 0x401", a, b, c)
+	}
+	before := w.Len()
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"Move", func() { w.Move(hs[0], unitBox(1, 1)) }},
+		{"Remove", func() { w.Remove(hs[2]) }},
+		{"Box", func() { w.Box(hs[0]) }},
+		{"SetFilter", func() { w.SetFilter(hs[2], world.Filter{}) }},
+		{"Kind", func() { w.Kind(hs[0]) }},
+		{"Filter", func() { w.Filter(hs[0]) }},
+	} {
+		testkit.MustPanic(t, "world: "+c.name+" with stale handle", c.f)
+	}
+	testkit.MustPanic(t, "never issued", func() { w.Move(0, unitBox(0, 0)) })
+	testkit.MustPanic(t, "never issued", func() { w.Remove(0x7fff01) })
+	testkit.MustPanic(t, "neither Dynamic nor Static", func() { w.Insert(unitBox(0, 0), 2, world.DefaultFilter) })
+	if w.Len() != before || w.Contains(hs[0]) || !w.Contains(hs[1]) {
+		t.Fatalf("the panics changed the world: Len %d, want %d", w.Len(), before)
+	}
+	// 255 reuses of a slot bring its generation back around, skipping 0.
+	h := w.Insert(unitBox(0, 0), world.Dynamic, world.DefaultFilter)
+	w.Clear()
+	for range 300 {
+		h2 := w.Insert(unitBox(0, 0), world.Dynamic, world.DefaultFilter)
+		if uint8(h2) == 0 {
+			t.Fatalf("handle %#x has generation 0", h2)
+		}
+		w.Remove(h2)
+	}
+	_ = h
+}
+
+// TestDeterminism runs the same steps with every kernel and several worker
+// counts, on enough boxes that the step runs in parallel, and checks that
+// the handles and pairs are the same every time and equal the stateless
+// pass of package pairs.
+func TestDeterminism(t *testing.T) {
+	n := 12000
+	if testing.Short() {
+		n = 5000
+	}
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(1, 1)), n, &boxes)
+	var first [][]world.Pair
+	var firstHandles []world.Handle
+	testkit.EachImpl(func(impl string) {
+		for _, workers := range []int{1, 2, 3} {
+			w := world.New()
+			w.Workers = workers
+			hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+			r := rand.New(rand.NewPCG(2, 2))
+			var steps [][]world.Pair
+			moved := boxes
+			moved.CX, moved.CY = slices.Clone(boxes.CX), slices.Clone(boxes.CY)
+			for step := range 3 {
+				got := w.Pairs(nil)
+				var f pairs.Finder
+				var want []world.Pair
+				for _, p := range f.All(nil, &moved) {
+					want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("impl=%s workers=%d step %d: %d pairs, pairs.Finder %d", impl, workers, step, len(got), len(want))
+				}
+				steps = append(steps, got)
+				for i, h := range hs {
+					moved.CX[i] += float32(r.NormFloat64() * 0.2)
+					moved.CY[i] += float32(r.NormFloat64() * 0.2)
+					w.Move(h, moved.At(i))
+				}
+			}
+			if first == nil {
+				first, firstHandles = steps, hs
+				continue
+			}
+			if !slices.Equal(hs, firstHandles) {
+				t.Fatalf("impl=%s workers=%d: handles differ", impl, workers)
+			}
+			for i := range steps {
+				if !slices.Equal(steps[i], first[i]) {
+					t.Fatalf("impl=%s workers=%d: step %d differs", impl, workers, i)
+				}
+			}
+		}
+	})
+}
+
+// TestSteadyStateAllocatesNothing runs steps and questions on a world that
+// has seen them before and counts heap allocations.
+func TestSteadyStateAllocatesNothing(t *testing.T) {
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(3, 3)), 20000, &boxes)
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
+			w := world.New()
+			w.Workers = workers
+			hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+			r := rand.New(rand.NewPCG(4, 4))
+			poses := [2][]obb.Box{make([]obb.Box, len(hs)), make([]obb.Box, len(hs))}
+			for i := range hs {
+				b := boxes.At(i)
+				poses[0][i] = b
+				b.Center = b.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 0.05), Y: float32(r.NormFloat64() * 0.05)})
+				poses[1][i] = b
+			}
+			var (
+				ps         []world.Pair
+				began, end []world.Pair
+				found      []world.Handle
+				rays       []world.RayHit
+				k          int
+			)
+			step := func() {
+				k++
+				for i, h := range hs {
+					w.Move(h, poses[k&1][i])
+				}
+				ps = w.Pairs(ps[:0])
+				began, end = w.Events(began[:0], end[:0])
+				q := poses[0][k%len(hs)]
+				found = w.Query(found[:0], q, ^uint32(0))
+				w.Any(q, 1)
+				found = w.QueryPoint(found[:0], q.Center, 1)
+				rays = w.RayCastAll(rays[:0], q.Center, obb.Vec2{X: 30, Y: 7}, 1)
+				w.RayCast(q.Center, obb.Vec2{X: -30, Y: 7}, 1)
+			}
+			for range 10 {
+				step()
+			}
+			if allocs := testing.AllocsPerRun(20, step); allocs > 0 {
+				t.Fatalf("a step allocates %v times", allocs)
+			}
+		})
+	}
+}

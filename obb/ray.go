@@ -7,7 +7,8 @@ import "github.com/obb2d/obb2d/internal/f32"
 // Complex Scenes, 1986; Ericson, Real-Time Collision Detection, §5.3.3) in
 // the box's own frame. It returns the fraction t in [0, 1] of delta at
 // which the segment enters the box and the outward unit normal of the face
-// it enters through (exactly ±Axis or ±Axis.Perp(), as stored). A segment
+// it enters through (exactly ±Axis or ±Axis.Perp(), as stored, with no
+// negative zero). A segment
 // that starts inside the box hits at t = 0 with a zero normal.
 //
 // The operations, each rounded to float32, no fused multiply-add:
@@ -39,9 +40,9 @@ func (a Box) RayCast(origin, delta Vec2) (t float32, normal Vec2, hit bool) {
 	if !okX || !okY {
 		return 0, Vec2{}, false
 	}
-	tin, normal := inX, u.Scale(sx)
+	tin, normal := inX, face(u, sx)
 	if inY > inX {
-		tin, normal = inY, u.Perp().Scale(sy)
+		tin, normal = inY, face(u.Perp(), sy)
 	}
 	tout := min(outX, outY)
 	if !(tin <= tout && 0 <= tout && tin <= 1) {
@@ -51,6 +52,13 @@ func (a Box) RayCast(origin, delta Vec2) (t float32, normal Vec2, hit bool) {
 		return 0, Vec2{}, true
 	}
 	return tin, normal, true
+}
+
+// face returns sign·n with no negative zero (adding +0 turns -0 into +0
+// and leaves every other value as it is), so that an axis-aligned normal
+// prints and compares as (-1, 0), not (-1, -0).
+func face(n Vec2, sign float32) Vec2 {
+	return Vec2{float32(n.X*sign) + 0, float32(n.Y*sign) + 0}
 }
 
 // slab returns where a segment at o moving r per unit of t enters and

@@ -10,7 +10,8 @@ import (
 
 // InsertBoxes inserts every box of b, in order, with kind k and filter f,
 // appends their handles to dst and returns the extended slice. It gives
-// the handles that as many calls of Insert would. It panics if b's
+// the handles that as many calls of Insert would, and lays the grid out
+// in memory in spatial order when the load was large. It panics if b's
 // columns differ in length.
 func (w *World) InsertBoxes(dst []Handle, b *soa.Boxes, k Kind, f Filter) []Handle {
 	n := b.Len()
@@ -20,6 +21,7 @@ func (w *World) InsertBoxes(dst []Handle, b *soa.Boxes, k Kind, f Filter) []Hand
 	for i := range n {
 		dst = append(dst, w.Insert(b.At(i), k, f))
 	}
+	w.compact()
 	return dst
 }
 
@@ -62,7 +64,7 @@ func (w *World) Clear() {
 	for i := range w.slots {
 		w.free.push(int32(i))
 	}
-	w.n = 0
+	w.n, w.dynamic = 0, 0
 	for k := range w.grids {
 		w.grids[k].clear()
 	}

@@ -1,7 +1,9 @@
 package world
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/obb"
@@ -19,14 +21,15 @@ import (
 // hashed (Teschner et al., Optimized Spatial Hashing for Collision Detection
 // of Deformable Objects, 2003), so coordinates are unbounded.
 //
-// Every level costs a question a few cells more, so a box joins the lowest
-// level that already has boxes and whose R is at least its reach r and at
-// most 16 times the smallest power of two not below r; only when none exists
-// does it start a level, at twice that power of two. Boxes whose sizes
-// spread over a factor of a few, as in most scenes, then share one level
-// wherever the powers of two fall among them, while boxes a hundred times
-// larger get a level of their own. A box that moves keeps its level while
-// its reach allows it.
+// Every level costs a question a few cells more, and a level of small cells
+// among boxes that are sparse for them costs a lookup per empty neighbour,
+// so a box joins the highest level that already has boxes and whose R is at
+// least its reach r and at most 16 times the smallest power of two not below
+// r; only when none exists does it start a level, at twice that power of
+// two. Boxes whose sizes spread over a factor of a few, as in most scenes,
+// then share one level wherever the powers of two fall among them (the
+// level of the largest), while boxes a hundred times larger get a level of
+// their own.
 //
 // A cell keeps its boxes in blocks of 16 as float32 columns, the layout the
 // batch kernels read: one kernel call tests a query against a whole block,
@@ -48,6 +51,7 @@ const (
 type block struct {
 	cx, cy, ux, uy, hx, hy [blockLanes]float32
 	h                      [blockLanes]Handle
+	f                      [blockLanes]Filter
 	n                      int32
 	next                   int32 // the cell's next block, -1 for none
 	cell                   int32
@@ -64,6 +68,7 @@ func (b *block) copyLane(to, from int32) {
 	b.ux[to], b.uy[to] = b.ux[from], b.uy[from]
 	b.hx[to], b.hy[to] = b.hx[from], b.hy[from]
 	b.h[to] = b.h[from]
+	b.f[to] = b.f[from]
 }
 
 // cellKey names a cell: its level and its coordinates on the level.
@@ -79,12 +84,17 @@ type cell struct {
 
 // grid is one Kind's boxes.
 type grid struct {
-	cells  []cell
-	table  []int32 // open addressing, linear probing: cell index + 1, or 0
-	blocks []block
-	free   []int32 // unused blocks
-	count  [levelSpan]int32
-	levels []int16 // the levels with boxes, ascending
+	cells      []cell
+	table      []int32 // open addressing, linear probing: cell index + 1, or 0
+	blocks     []block
+	free       []int32 // unused blocks
+	spare      []block // compact's other block array
+	spareCells []cell  // and its other cell array
+	order      []int32 // compact's order of cells
+	churn      int     // boxes added to cells since the last compact
+	boxes      int
+	count      [levelSpan]int32
+	levels     []int16 // the levels with boxes, ascending
 }
 
 // sizeClass returns the smallest k with 2ᵏ ≥ r, within the levels' range.
@@ -99,23 +109,17 @@ func sizeClass(r float64) int {
 	return min(max(e, minLevel), maxLevel)
 }
 
-// levelFor returns the level for a box of reach r now on level cur (or
-// on none, noLevel): see the grid's rule above.
-func (g *grid) levelFor(r float64, cur int) int {
+// levelFor returns the level for a box of reach r: see the grid's rule
+// above.
+func (g *grid) levelFor(r float64) int {
 	c := sizeClass(r)
-	if cur >= c && cur <= c+levelSlack {
-		return cur
-	}
-	for _, k := range g.levels {
-		if int(k) >= c && int(k) <= c+levelSlack {
-			return int(k)
+	for i := len(g.levels) - 1; i >= 0; i-- {
+		if k := int(g.levels[i]); k >= c && k <= c+levelSlack {
+			return k
 		}
 	}
 	return min(c+1, maxLevel)
 }
-
-// noLevel is levelFor's cur for a box not in the grid.
-const noLevel = math.MinInt
 
 // sizes returns level k's reach R and cell side S, exact powers of two.
 func sizes(k int) (r, s float64) { return math.Ldexp(1, k), math.Ldexp(1, k+2) }
@@ -135,18 +139,15 @@ func reach(c, lo, hi float32) float64 {
 	return max(float64(c)-float64(lo), float64(hi)-float64(c)) * (1 + 0x1p-50)
 }
 
-// cellOf returns the cell of a box now on level cur (or noLevel), or false
-// when the box has no finite bounds (a NaN or an infinity in a field, a zero
-// axis).
-func (g *grid) cellOf(b obb.Box, cur int) (cellKey, bool) {
-	if bound.Classify(b) != bound.Finite {
-		return cellKey{}, false
-	}
-	lo, hi, ok := bound.Box(b)
+// cellOf returns the cell of a box, or false when the box has no finite
+// bounds (a NaN or an infinity in a field, a zero axis).
+func (g *grid) cellOf(b obb.Box) (cellKey, bool) {
+	lo, hi, ok := bound.Box(b) // NaN and infinite fields give bounds that are not finite
+
 	if !ok {
 		return cellKey{}, false
 	}
-	k := g.levelFor(max(reach(b.Center.X, lo.X, hi.X), reach(b.Center.Y, lo.Y, hi.Y)), cur)
+	k := g.levelFor(max(reach(b.Center.X, lo.X, hi.X), reach(b.Center.Y, lo.Y, hi.Y)))
 	_, s := sizes(k)
 	return cellKey{coord(float64(b.Center.X), s), coord(float64(b.Center.Y), s), int16(k)}, true
 }
@@ -175,7 +176,7 @@ func (g *grid) find(k cellKey) int32 {
 
 // add puts box x with handle h in the cell k, making the cell if need be,
 // and returns where it went.
-func (g *grid) add(k cellKey, h Handle, x obb.Box) (blk, lane int32) {
+func (g *grid) add(k cellKey, h Handle, f Filter, x obb.Box) (blk, lane int32) {
 	c := g.find(k)
 	if c < 0 {
 		c = g.newCell(k)
@@ -191,6 +192,9 @@ func (g *grid) add(k cellKey, h Handle, x obb.Box) (blk, lane int32) {
 	b.n++
 	b.set(lane, x)
 	b.h[lane] = h
+	b.f[lane] = f
+	g.churn++
+	g.boxes++
 	if g.count[int(k.level)-minLevel]++; g.count[int(k.level)-minLevel] == 1 {
 		g.relevel()
 	}
@@ -212,9 +216,11 @@ func (g *grid) remove(blk, lane int32) (moved Handle, ok bool) {
 		b.ux[lane], b.uy[lane] = hb.ux[last], hb.uy[last]
 		b.hx[lane], b.hy[lane] = hb.hx[last], hb.hy[last]
 		b.h[lane] = hb.h[last]
+		b.f[lane] = hb.f[last]
 		moved, ok = b.h[lane], true
 	}
 	hb.n = last
+	g.boxes--
 	if last == 0 {
 		g.cells[c].head = hb.next
 		g.free = append(g.free, head)
@@ -318,6 +324,56 @@ func (g *grid) relevel() {
 // clear empties the grid, keeping its memory.
 func (g *grid) clear() {
 	g.cells, g.blocks, g.free, g.levels = g.cells[:0], g.blocks[:0], g.free[:0], g.levels[:0]
+	g.churn, g.boxes = 0, 0
 	clear(g.table)
 	g.count = [levelSpan]int32{}
+}
+
+// compact lays the cells out in the order of their keys (level, then y,
+// then x) and their blocks in the same order, each cell's one after the
+// other, and calls moved with each box's new place. Boxes inserted or moved
+// across cells in random order leave neighbouring cells' blocks scattered
+// over memory, and a step over the cells then misses the cache on every
+// neighbour; in key order the forward neighbours (x+1, and the next row)
+// are close behind. It runs when as many boxes have entered cells since
+// the last compact as the grid holds, so its O(n log n) is paid once per n
+// cell changes.
+func (g *grid) compact(moved func(h Handle, blk, lane int32)) {
+	g.order = g.order[:0]
+	for c := range g.cells {
+		g.order = append(g.order, int32(c))
+	}
+	slices.SortFunc(g.order, func(a, b int32) int {
+		ka, kb := g.cells[a].key, g.cells[b].key
+		if ka.level != kb.level {
+			return int(ka.level) - int(kb.level)
+		}
+		if ka.y != kb.y {
+			return cmp.Compare(ka.y, kb.y)
+		}
+		return cmp.Compare(ka.x, kb.x)
+	})
+	nb := g.spare[:0]
+	for ci, c := range g.order {
+		first := int32(len(nb))
+		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+			nb = append(nb, g.blocks[b])
+			i := int32(len(nb) - 1)
+			nb[i].next, nb[i].cell = i+1, int32(ci)
+			for lane := range nb[i].n {
+				moved(nb[i].h[lane], i, lane)
+			}
+		}
+		nb[len(nb)-1].next = -1
+		g.cells[c].head = first
+	}
+	cells := g.spareCells[:0]
+	for _, c := range g.order {
+		cells = append(cells, g.cells[c])
+	}
+	g.spare, g.blocks = g.blocks[:0], nb
+	g.spareCells, g.cells = g.cells[:0], cells
+	g.free = g.free[:0]
+	g.rehash(len(g.table))
+	g.churn = 0
 }

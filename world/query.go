@@ -84,13 +84,13 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 	found := false
 	visit := func(blk *block) bool {
 		for bits := overlapsBlock(&q, blk); bits != 0; bits &= bits - 1 {
-			h := blk.h[mathbits.TrailingZeros64(bits)]
-			if w.slots[h>>8].filter.Category&mask != 0 {
+			lane := mathbits.TrailingZeros64(bits)
+			if blk.f[lane].Category&mask != 0 {
 				found = true
 				if first {
 					return true
 				}
-				dst = append(dst, h)
+				dst = append(dst, blk.h[lane])
 			}
 		}
 		return false
@@ -146,25 +146,33 @@ func overlapsBlock(q *batch.Query, blk *block) uint64 {
 // are scanned instead.
 func (g *grid) visit(lo, hi obb.Vec2, fn func(*block) bool) bool {
 	for _, k := range g.levels {
-		r, s := sizes(int(k))
-		x0, x1 := coord(float64(lo.X)-r, s), coord(float64(hi.X)+r, s)
-		y0, y1 := coord(float64(lo.Y)-r, s), coord(float64(hi.Y)+r, s)
-		if (int64(x1)-int64(x0)+1)*(int64(y1)-int64(y0)+1) > int64(len(g.cells)) {
-			for c := range g.cells {
-				key := g.cells[c].key
-				if key.level == k && key.x >= x0 && key.x <= x1 && key.y >= y0 && key.y <= y1 {
-					if g.walk(g.cells[c].head, fn) {
-						return true
-					}
-				}
-			}
-			continue
+		if g.visitLevel(k, lo, hi, fn) {
+			return true
 		}
-		for y := y0; y <= y1; y++ {
-			for x := x0; x <= x1; x++ {
-				if c := g.find(cellKey{x, y, k}); c >= 0 && g.walk(g.cells[c].head, fn) {
+	}
+	return false
+}
+
+// visitLevel is visit on level k alone.
+func (g *grid) visitLevel(k int16, lo, hi obb.Vec2, fn func(*block) bool) bool {
+	r, s := sizes(int(k))
+	x0, x1 := coord(float64(lo.X)-r, s), coord(float64(hi.X)+r, s)
+	y0, y1 := coord(float64(lo.Y)-r, s), coord(float64(hi.Y)+r, s)
+	if (int64(x1)-int64(x0)+1)*(int64(y1)-int64(y0)+1) > int64(len(g.cells)) {
+		for c := range g.cells {
+			key := g.cells[c].key
+			if key.level == k && key.x >= x0 && key.x <= x1 && key.y >= y0 && key.y <= y1 {
+				if g.walk(g.cells[c].head, fn) {
 					return true
 				}
+			}
+		}
+		return false
+	}
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			if c := g.find(cellKey{x, y, k}); c >= 0 && g.walk(g.cells[c].head, fn) {
+				return true
 			}
 		}
 	}

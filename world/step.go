@@ -18,10 +18,14 @@ type stepper struct {
 	began     []Pair
 	ended     []Pair
 
-	// The helpers' state for a parallel step: each worker's pairs, the
-	// next dirty box to hand out, and the helper goroutines' functions,
-	// made once so that starting them allocates nothing.
+	full bool // this step recomputes every pair, cell by cell (cells.go)
+
+	// The helpers' state for a parallel step: each worker's pairs and
+	// columns, the next item (dirty box, or cell then infinite box) to hand
+	// out, and the helper goroutines' functions, made once so that starting
+	// them allocates nothing.
 	wk      [][]uint64
+	cols    []columns
 	next    atomic.Int64
 	helpers []func()
 	wg      sync.WaitGroup
@@ -58,13 +62,17 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // how the pairs changed.
 func (w *World) Pairs(dst []Pair) []Pair {
 	st := &w.step
+	w.compact()
+	st.full = w.dynamic > 0 && len(w.dirty)*fullStepShare >= w.dynamic
 	w.findPairs()
-	// The remembered pairs that stand: both boxes alive and neither dirty.
 	st.cur = st.cur[:0]
-	for _, k := range st.prev {
-		a, b := &w.slots[k>>40], &w.slots[uint32(k)>>8]
-		if a.live && b.live && a.gen == uint8(k>>32) && b.gen == uint8(k) && !a.dirty && !b.dirty {
-			st.cur = append(st.cur, k)
+	if !st.full {
+		// The remembered pairs that stand: both boxes alive and neither dirty.
+		for _, k := range st.prev {
+			a, b := &w.slots[k>>40], &w.slots[uint32(k)>>8]
+			if a.live && b.live && a.gen == uint8(k>>32) && b.gen == uint8(k) && !a.dirty && !b.dirty {
+				st.cur = append(st.cur, k)
+			}
 		}
 	}
 	for _, i := range w.dirty {
@@ -81,10 +89,11 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	return dst
 }
 
-// findPairs puts the pairs of the dirty boxes in st.found, on as many
-// goroutines as Workers and the work allow. Each worker appends to its own
-// list, and the lists are joined in worker order; Pairs sorts them, so the
-// result does not depend on which worker took which box.
+// findPairs puts in st.found the pairs of the dirty boxes, or with
+// st.full every pair, on as many goroutines as Workers and the work allow.
+// Each worker appends to its own list, and the lists are joined in worker
+// order; Pairs sorts them, so the result does not depend on which worker
+// took which item.
 func (w *World) findPairs() {
 	st := &w.step
 	st.found = st.found[:0]
@@ -93,12 +102,13 @@ func (w *World) findPairs() {
 		n = runtime.GOMAXPROCS(0)
 	}
 	n = min(max(n, 1), (len(w.dirty)+parallelDirty-1)/parallelDirty)
-	if n <= 1 {
-		st.found = w.pairsOfRange(st.found, 0, len(w.dirty))
-		return
-	}
-	for len(st.wk) < n {
+	for len(st.wk) < max(n, 1) {
 		st.wk = append(st.wk, nil)
+		st.cols = append(st.cols, columns{})
+	}
+	if n <= 1 {
+		st.found = w.items(st.found, &st.cols[0], 0, w.itemCount())
+		return
 	}
 	for len(st.helpers) < n-1 {
 		i := len(st.helpers) + 1
@@ -119,26 +129,47 @@ func (w *World) findPairs() {
 	}
 }
 
-// work is worker i's loop: chunks of dirty boxes until none are left.
+// work is worker i's loop: chunks of items until none are left.
 func (w *World) work(i int) {
 	st := &w.step
-	found := st.wk[i][:0]
+	found, items := st.wk[i][:0], w.itemCount()
 	for {
 		start := int(st.next.Add(dirtyChunk)) - dirtyChunk
-		if start >= len(w.dirty) {
+		if start >= items {
 			break
 		}
-		found = w.pairsOfRange(found, start, min(start+dirtyChunk, len(w.dirty)))
+		found = w.items(found, &st.cols[i], start, min(start+dirtyChunk, items))
 	}
 	st.wk[i] = found
 }
 
-// pairsOfRange appends the pairs of dirty boxes [start, end).
-func (w *World) pairsOfRange(dst []uint64, start, end int) []uint64 {
-	for _, i := range w.dirty[start:end] {
-		if s := &w.slots[i]; s.live && s.where != inNaN {
-			dst = w.pairsOf(dst, makeHandle(i, s.gen), s)
+// itemCount is how many items the step hands out: dirty boxes, or with
+// st.full the Dynamic grid's cells and then the infinite boxes.
+func (w *World) itemCount() int {
+	if w.step.full {
+		return len(w.grids[Dynamic].cells) + len(w.infinite)
+	}
+	return len(w.dirty)
+}
+
+// items appends the pairs of items [start, end).
+func (w *World) items(dst []uint64, cols *columns, start, end int) []uint64 {
+	if !w.step.full {
+		for _, i := range w.dirty[start:end] {
+			if s := &w.slots[i]; s.live && s.where != inNaN {
+				dst = w.pairsOf(dst, makeHandle(i, s.gen), s)
+			}
 		}
+		return dst
+	}
+	cells := len(w.grids[Dynamic].cells)
+	for it := start; it < end; it++ {
+		if it < cells {
+			dst = w.cellPairs(dst, cols, int32(it))
+			continue
+		}
+		h := w.infinite[it-cells]
+		dst = w.pairsOf(dst, h, &w.slots[h>>8])
 	}
 	return dst
 }
@@ -195,14 +226,19 @@ func mergeKeys(a, b []uint64) []uint64 {
 }
 
 // pairsOf appends the keys of the pairs of box h (slot s) with every other
-// box, except the pairs with a dirty box of a lower handle, which that
-// box's own call finds.
+// box, except those another call finds: in an incremental step, the pairs
+// with a dirty box of a lower handle; in a full step, where h is an
+// infinite box, the pairs with an infinite box of a lower handle.
 func (w *World) pairsOf(dst []uint64, h Handle, s *slot) []uint64 {
 	b := s.box
 	q := batch.Query{CX: b.Center.X, CY: b.Center.Y, UX: b.Axis.X, UY: b.Axis.Y, HX: b.Half.X, HY: b.Half.Y}
 	take := func(x Handle) {
 		o := &w.slots[x>>8]
-		if x == h || (o.dirty && x < h) || (s.kind == Static && o.kind == Static) || !s.filter.allows(o.filter) {
+		later := o.dirty
+		if w.step.full {
+			later = o.where == inInfinite
+		}
+		if x == h || (later && x < h) || (s.kind == Static && o.kind == Static) || !s.filter.allows(o.filter) {
 			return
 		}
 		dst = append(dst, key(h, x))

@@ -55,9 +55,10 @@ type slot struct {
 	live   bool
 	kind   Kind
 	where  uint8
-	dirty  bool  // moved, inserted or refiltered since the last Pairs
-	block  int32 // inGrid: the block holding the box; inInfinite: its index in the list
-	lane   int32 // inGrid: the lane in the block
+	dirty  bool    // moved, inserted or refiltered since the last Pairs
+	block  int32   // inGrid: the block holding the box; inInfinite: its index in the list
+	lane   int32   // inGrid: the lane in the block
+	cell   cellKey // inGrid: the cell, kept here so that Move reads no block to compare
 }
 
 // World is a persistent set of boxes, indexed for overlap queries and pair
@@ -70,6 +71,7 @@ type World struct {
 	slots    []slot
 	free     queue    // free slots, reused first in, first out
 	n        int      // live boxes
+	dynamic  int      // live Dynamic boxes
 	grids    [2]grid  // by Kind
 	infinite []Handle // boxes with an infinity
 
@@ -113,6 +115,9 @@ func (w *World) Insert(b obb.Box, k Kind, f Filter) Handle {
 	h := makeHandle(i, s.gen)
 	s.box, s.filter, s.kind, s.live = b, f, k, true
 	w.n++
+	if k == Dynamic {
+		w.dynamic++
+	}
 	w.place(h, s)
 	w.markDirty(i, s)
 	return h
@@ -124,8 +129,7 @@ func (w *World) Move(h Handle, b obb.Box) {
 	s := w.slot(h, "Move")
 	if s.where == inGrid {
 		g := &w.grids[s.kind]
-		cur := g.cells[g.blocks[s.block].cell].key
-		if key, ok := g.cellOf(b, int(cur.level)); ok && key == cur {
+		if key, ok := g.cellOf(b); ok && key == s.cell {
 			g.blocks[s.block].set(s.lane, b)
 			s.box = b
 			w.markDirty(int32(h>>8), s)
@@ -149,6 +153,9 @@ func (w *World) Remove(h Handle) {
 		s.gen = 1
 	}
 	w.n--
+	if s.kind == Dynamic {
+		w.dynamic--
+	}
 	w.free.push(int32(h >> 8))
 }
 
@@ -166,6 +173,9 @@ func (w *World) Filter(h Handle) Filter { return w.slot(h, "Filter").filter }
 func (w *World) SetFilter(h Handle, f Filter) {
 	s := w.slot(h, "SetFilter")
 	s.filter = f
+	if s.where == inGrid {
+		w.grids[s.kind].blocks[s.block].f[s.lane] = f
+	}
 	w.markDirty(int32(h>>8), s)
 }
 
@@ -199,9 +209,9 @@ func (w *World) place(h Handle, s *slot) {
 		s.where = inNaN
 		return
 	case bound.Finite:
-		if key, ok := w.grids[s.kind].cellOf(s.box, noLevel); ok {
-			s.where = inGrid
-			s.block, s.lane = w.grids[s.kind].add(key, h, s.box)
+		if key, ok := w.grids[s.kind].cellOf(s.box); ok {
+			s.where, s.cell = inGrid, key
+			s.block, s.lane = w.grids[s.kind].add(key, h, s.filter, s.box)
 			return
 		}
 	}
@@ -223,6 +233,19 @@ func (w *World) unplace(s *slot) {
 		w.infinite[s.block] = last
 		w.slots[last>>8].block = s.block
 		w.infinite = w.infinite[:len(w.infinite)-1]
+	}
+}
+
+// compact runs grid.compact on each grid that has seen as many boxes
+// enter cells as it holds.
+func (w *World) compact() {
+	for k := range w.grids {
+		if g := &w.grids[k]; g.churn >= max(g.boxes, 1024) {
+			g.compact(func(h Handle, blk, lane int32) {
+				s := &w.slots[h>>8]
+				s.block, s.lane = blk, lane
+			})
+		}
 	}
 }
 

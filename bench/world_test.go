@@ -9,6 +9,7 @@ import (
 	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/kernel"
 	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/pairs"
 	"github.com/obb2d/obb2d/soa"
 	"github.com/obb2d/obb2d/world"
 )
@@ -175,4 +176,23 @@ func benchStep(b *testing.B, boxes *soa.Boxes, moved, workers int) {
 	b.ReportMetric(ns/float64(n), "ns/box")
 	b.ReportMetric(ns/float64(len(step)), "ns/moved")
 	b.ReportMetric(float64(len(pairs))/float64(n), "pairs/box")
+}
+
+// BenchmarkAllPairsScaling runs the stateless all-pairs pass
+// (pairs.Finder.All) on the uniform scene at constant density from 10,000
+// to 4,000,000 boxes, with the default kernel and one worker: ns per box
+// and candidates per box should not grow with n.
+func BenchmarkAllPairsScaling(b *testing.B) {
+	for _, n := range worldSizes() {
+		boxes := worldScene("uniform", scene.Uniform, n)
+		b.Run(fmt.Sprintf("world=uniform/impl=%s/n=%d", kernel.Impl(), n), func(b *testing.B) {
+			var f pairs.Finder
+			found := f.All(nil, boxes)
+			b.ReportAllocs()
+			for b.Loop() {
+				found = f.All(found[:0], boxes)
+			}
+			report(b, n, len(found), f.Candidates())
+		})
+	}
 }

@@ -101,3 +101,10 @@ func ScalarTested(f *Finder, between bool) int {
 	}
 	return len(f.a.invalid)
 }
+
+// SweepAll is All in one band, whatever the set's size: the reference the
+// banded pass is compared with.
+func (f *Finder) SweepAll(dst []Pair, b *soa.Boxes) []Pair { return f.sweepAll(dst, b) }
+
+// BandCount is how many bands All cuts n boxes into.
+func BandCount(n int) int { return bandCount(n) }

@@ -51,6 +51,7 @@ type Finder struct {
 	between   betweenJob // Between's sweep over a and b
 	filter    []uint64   // Filter's bitset
 	lastPairs int        // how many pairs the last All or Between found
+	bands     *bands     // All's bands, for a large set (bands.go)
 }
 
 // All appends to dst every pair (I, J), I < J, of boxes of b that overlap, as
@@ -59,6 +60,20 @@ type Finder struct {
 // math.MaxInt32 boxes.
 func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 	checkSize(b)
+	if f.bands != nil {
+		f.bands.used = false
+	}
+	if k := bandCount(b.Len()); k > 1 {
+		if out, ok := f.allBands(dst, b, k); ok {
+			f.bands.used = true
+			return out
+		}
+	}
+	return f.sweepAll(dst, b)
+}
+
+// sweepAll is All in one band: one sort and one sweep.
+func (f *Finder) sweepAll(dst []Pair, b *soa.Boxes) []Pair {
 	n := b.Len()
 	f.crew.begin(f.workers(n), &f.out)
 	defer f.crew.stop()
@@ -73,6 +88,9 @@ func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 // panics if either set's columns differ in length or a set has more than
 // math.MaxInt32 boxes.
 func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
+	if f.bands != nil {
+		f.bands.used = false
+	}
 	checkSize(moving)
 	checkSize(static)
 	f.crew.begin(f.workers(moving.Len()+static.Len()), &f.out)
@@ -155,7 +173,12 @@ func checkSize(b *soa.Boxes) {
 
 // Candidates returns how many candidate pairs the last All or Between pass
 // handed to the kernel: a measure of how much the sweep prunes.
-func (f *Finder) Candidates() int { return f.crew.candidates() }
+func (f *Finder) Candidates() int {
+	if f.bands != nil && f.bands.used {
+		return f.bands.candidates
+	}
+	return f.crew.candidates()
+}
 
 // workers returns how many workers a pass over n boxes (of both sets, for
 // Between) runs on: one when n is below parallelMinBoxes and the last pass

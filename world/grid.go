@@ -24,9 +24,8 @@ import (
 // Every level costs a question a few cells more, and a level of small cells
 // among boxes that are sparse for them costs a lookup per empty neighbour,
 // so a box joins the highest level that already has boxes and whose R is at
-// least its reach r and at most 16 times the smallest power of two not below
-// r; only when none exists does it start a level, at twice that power of
-// two. Boxes whose sizes spread over a factor of a few, as in most scenes,
+// least its reach r and at most 8 times the smallest power of two not below
+// r; only when none exists does it start a level, at that power of two. Boxes whose sizes spread over a factor of a few, as in most scenes,
 // then share one level wherever the powers of two fall among them (the
 // level of the largest), while boxes a hundred times larger get a level of
 // their own.
@@ -42,7 +41,7 @@ const (
 	minLevel   = -160 // R = 2⁻¹⁶⁰: every smaller box, zero-size ones included, shares it
 	maxLevel   = 130  // R = 2¹³⁰: above the largest float32
 	levelSpan  = maxLevel - minLevel + 1
-	levelSlack = 4       // a box joins levels up to 2⁴ times its own size class
+	levelSlack = 3       // a box joins levels up to 2³ times its own size class
 	maxCoord   = 1 << 30 // cell coordinates are clamped to ±maxCoord
 )
 
@@ -118,7 +117,7 @@ func (g *grid) levelFor(r float64) int {
 			return k
 		}
 	}
-	return min(c+1, maxLevel)
+	return c
 }
 
 // sizes returns level k's reach R and cell side S, exact powers of two.

@@ -1,0 +1,96 @@
+package pairs_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/obb2d/obb2d/internal/testkit"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
+	"github.com/obb2d/obb2d/pairs"
+	"github.com/obb2d/obb2d/soa"
+)
+
+// TestBandsAgreeWithOneSweep compares All on sets large enough to be cut
+// into bands with one sweep over the whole set, on scenes that stress the
+// bands: boxes far larger than a band, boxes on one line (no spread across
+// the sweep), huge coordinates, and NaN and infinite boxes.
+func TestBandsAgreeWithOneSweep(t *testing.T) {
+	n := 90000
+	if testing.Short() {
+		n = 40000
+	}
+	if pairs.BandCount(n) < 2 {
+		t.Fatalf("%d boxes make %d band; the test needs several", n, pairs.BandCount(n))
+	}
+	makers := map[string]func(r *rand.Rand, b *soa.Boxes){
+		"uniform": func(r *rand.Rand, b *soa.Boxes) { scene.Uniform(r, n, b) },
+		"rts":     func(r *rand.Rand, b *soa.Boxes) { scene.RTS(r, n, b) },
+		"mixed": func(r *rand.Rand, b *soa.Boxes) {
+			scene.Uniform(r, n, b)
+			for i := 0; i < n; i += 97 {
+				b.HX[i], b.HY[i] = 100*b.HX[i], 100*b.HY[i]
+			}
+		},
+		"line": func(r *rand.Rand, b *soa.Boxes) {
+			scene.Uniform(r, n, b)
+			for i := range b.CY {
+				b.CX[i], b.CY[i] = 100*b.CX[i], 0
+			}
+		},
+		"huge": func(r *rand.Rand, b *soa.Boxes) {
+			scene.Uniform(r, n, b)
+			for i := range b.CX {
+				b.CX[i] += 1e6
+				b.CY[i] -= 1e6
+			}
+		},
+		"hostile": func(r *rand.Rand, b *soa.Boxes) {
+			scene.Uniform(r, n, b)
+			nan, inf := float32(math.NaN()), float32(math.Inf(1))
+			for i := 0; i < n; i += 5000 {
+				b.CX[i], b.HY[i+1], b.UX[i+2], b.HX[i+3] = nan, inf, 0, -b.HX[i+3]
+				b.UY[i+2] = 0
+			}
+		},
+	}
+	for _, name := range []string{"uniform", "rts", "mixed", "line", "huge", "hostile"} {
+		t.Run(name, func(t *testing.T) {
+			var b soa.Boxes
+			makers[name](rand.New(rand.NewPCG(5, uint64(len(name)))), &b)
+			testkit.EachImpl(func(impl string) {
+				for _, workers := range []int{1, 2} {
+					f := pairs.Finder{Workers: workers}
+					got := f.All(nil, &b)
+					want := (&pairs.Finder{}).SweepAll(nil, &b)
+					if !slices.Equal(got, want) {
+						t.Fatalf("impl=%s workers=%d: %d pairs in bands, %d in one sweep", impl, workers, len(got), len(want))
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestBandsKeepCandidatesFlat checks what the bands are for: on the
+// uniform scene at constant density, the candidates per box do not grow
+// with the number of boxes.
+func TestBandsKeepCandidatesFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a million boxes")
+	}
+	per := map[int]float64{}
+	for _, n := range []int{10000, 1000000} {
+		var b soa.Boxes
+		scene.Uniform(rand.New(rand.NewPCG(uint64(n), 3)), n, &b)
+		var f pairs.Finder
+		f.All(nil, &b)
+		per[n] = float64(f.Candidates()) / float64(n)
+	}
+	fmt.Printf("candidates per box: %.1f at 10,000 boxes, %.1f at 1,000,000\n", per[10000], per[1000000])
+	if per[1000000] > 1.5*per[10000] {
+		t.Fatalf("candidates per box grow from %.1f at 10,000 boxes to %.1f at 1,000,000", per[10000], per[1000000])
+	}
+}

@@ -70,6 +70,7 @@ func (w *World) Clear() {
 	}
 	w.infinite = w.infinite[:0]
 	w.dirty = w.dirty[:0]
+	clear(w.touched)
 	w.step.prev = w.step.prev[:0]
 	w.step.began, w.step.ended = w.step.began[:0], w.step.ended[:0]
 }

@@ -75,7 +75,8 @@ type World struct {
 	grids    [2]grid  // by Kind
 	infinite []Handle // boxes with an infinity
 
-	dirty []int32 // slots marked dirty since the last Pairs
+	dirty   []int32  // slots marked dirty since the last Pairs
+	touched []uint64 // the same slots as a bitset, read once per remembered pair
 
 	// Workers is how many goroutines Pairs uses; 0 or 1 means the calling
 	// goroutine only, a negative value runtime.GOMAXPROCS(0). The result
@@ -110,6 +111,9 @@ func (w *World) Insert(b obb.Box, k Kind, f Filter) Handle {
 		}
 		w.slots = append(w.slots, slot{gen: 1})
 		i = int32(len(w.slots) - 1)
+		if int(i>>6) >= len(w.touched) {
+			w.touched = append(w.touched, 0)
+		}
 	}
 	s := &w.slots[i]
 	h := makeHandle(i, s.gen)
@@ -142,11 +146,12 @@ func (w *World) Move(h Handle, b obb.Box) {
 	w.markDirty(int32(h>>8), s)
 }
 
-// Remove deletes the box h; h and every copy of it become stale. It panics
-// if h is stale.
+// Remove deletes the box h; h and every copy of it become stale, and the
+// next Pairs ends its pairs. It panics if h is stale.
 func (w *World) Remove(h Handle) {
 	s := w.slot(h, "Remove")
 	w.unplace(s)
+	w.markDirty(int32(h>>8), s)
 	s.live = false
 	s.gen++
 	if s.gen == 0 {
@@ -253,6 +258,7 @@ func (w *World) markDirty(i int32, s *slot) {
 	if !s.dirty {
 		s.dirty = true
 		w.dirty = append(w.dirty, i)
+		w.touched[i>>6] |= 1 << (i & 63)
 	}
 }
 

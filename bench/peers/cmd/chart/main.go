@@ -33,6 +33,7 @@ func main() {
 	filter := flag.String("filter", "", "draw only sub-benchmarks whose name matches this regexp (e.g. scene=uniform/.*workers=1)")
 	out := flag.String("out", "chart.svg", "file to write; .svg, .png or .pdf")
 	title := flag.String("title", "", "chart title (default: the benchmark name)")
+	key := flag.String("series", "impl", "the name key whose values are the lines (impl=<name> by default)")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -49,7 +50,7 @@ func main() {
 	if *filter != "" {
 		re = regexp.MustCompile(*filter)
 	}
-	series, err := read(r, *bench, re)
+	series, err := read(r, *bench, *key, re)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -68,11 +69,12 @@ func main() {
 // series maps an implementation to its runs' ns/box per n.
 type series map[string]map[int][]float64
 
-var nameRE = regexp.MustCompile(`(?:^|/)impl=([^/]+)`)
 var sizeRE = regexp.MustCompile(`(?:^|/)n=(\d+)`)
 
-// read collects the ns/box values of every Benchmark<bench>/... line.
-func read(r io.Reader, bench string, filter *regexp.Regexp) (series, error) {
+// read collects the ns/box values of every Benchmark<bench>/... line, one
+// series per value of the name's key=<value> element.
+func read(r io.Reader, bench, key string, filter *regexp.Regexp) (series, error) {
+	nameRE := regexp.MustCompile(`(?:^|/)` + regexp.QuoteMeta(key) + `=([^/]+)`)
 	s := series{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)

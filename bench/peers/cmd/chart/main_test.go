@@ -20,7 +20,7 @@ BenchmarkOverlaps/impl=scalar/n=640-2   100  2000 ns/op
 `
 
 func TestRead(t *testing.T) {
-	s, err := read(strings.NewReader(sample), "Overlaps", nil)
+	s, err := read(strings.NewReader(sample), "Overlaps", "impl", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,18 +33,22 @@ func TestRead(t *testing.T) {
 	if m := median([]float64{1, 4, 2, 3}); m != 2.5 {
 		t.Errorf("median of 1, 4, 2, 3 = %v, want 2.5", m)
 	}
-	a, err := read(strings.NewReader(sample), "AllPairs", nil)
+	a, err := read(strings.NewReader(sample), "AllPairs", "impl", nil)
 	if err != nil || len(a["avx2"][1000]) != 1 {
 		t.Fatalf("AllPairs: %v, %v", a, err)
 	}
-	none, _ := read(strings.NewReader(sample), "AllPairs", regexp.MustCompile("workers=1/"))
+	byWorkers, _ := read(strings.NewReader(sample), "AllPairs", "workers", nil)
+	if len(byWorkers) != 1 || len(byWorkers["2"][1000]) != 1 {
+		t.Errorf("series by workers: %v, want one line, workers=2", byWorkers)
+	}
+	none, _ := read(strings.NewReader(sample), "AllPairs", "impl", regexp.MustCompile("workers=1/"))
 	if len(none) != 0 {
 		t.Errorf("filter workers=1 kept %v", none)
 	}
 }
 
 func TestDrawWritesSVG(t *testing.T) {
-	s, _ := read(strings.NewReader(sample), "Overlaps", nil)
+	s, _ := read(strings.NewReader(sample), "Overlaps", "impl", nil)
 	out := filepath.Join(t.TempDir(), "c.svg")
 	if err := draw(s, "test", out); err != nil {
 		t.Fatal(err)

@@ -45,13 +45,8 @@ func (f *Finder) Check(out []uint64, a, b *soa.Boxes, pairs []Pair) error {
 	if len(out) < batch.Words(len(pairs)) {
 		panic(fmt.Sprintf("pairs: out has %d words, need %d for %d pairs", len(out), batch.Words(len(pairs)), len(pairs)))
 	}
-	for k, p := range pairs {
-		if p.I < 0 || int(p.I) >= na {
-			return &IndexError{Pair: k, P: p, Len: na}
-		}
-		if p.J < 0 || int(p.J) >= nb {
-			return &IndexError{Pair: k, P: p, Len: nb, J: true}
-		}
+	if err := checkPairs(na, nb, pairs); err != nil {
+		return err
 	}
 	if len(pairs) == 0 {
 		return nil
@@ -60,6 +55,20 @@ func (f *Finder) Check(out []uint64, a, b *soa.Boxes, pairs []Pair) error {
 	// the interleaved index list the kernel reads.
 	ij := unsafe.Slice((*int32)(unsafe.Pointer(&pairs[0])), 2*len(pairs))
 	batch.Pairs(a, b, ij, out[:batch.Words(len(pairs))])
+	return nil
+}
+
+// checkPairs returns an *IndexError for the first pair that names a box
+// outside its set.
+func checkPairs(na, nb int, pairs []Pair) error {
+	for k, p := range pairs {
+		if p.I < 0 || int(p.I) >= na {
+			return &IndexError{Pair: k, P: p, Len: na}
+		}
+		if p.J < 0 || int(p.J) >= nb {
+			return &IndexError{Pair: k, P: p, Len: nb, J: true}
+		}
+	}
 	return nil
 }
 

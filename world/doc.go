@@ -11,8 +11,8 @@
 //
 // # Answers
 //
-// Every answer is exactly what obb.Box.Overlaps (or obb.Box.ContainsPoint,
-// for QueryPoint) says for the two boxes, the same bits on every CPU, with
+// Every answer is exactly what obb.Box.Overlaps (obb.Box.ContainsPoint for
+// QueryPoint, obb.Box.RayCast for RayCast) says for the two boxes, the same bits on every CPU, with
 // every kernel implementation and every number of workers: the grid only
 // decides which boxes are tested, and its bounds provably keep every box the
 // float32 test could report (see package obb for the test's operation order
@@ -31,7 +31,8 @@
 // time. A question visits the few cells its bounds reach on each level of box
 // sizes, so its cost does not grow with the number of boxes in the world.
 // Pairs remembers the last step's pairs and tests only the boxes inserted,
-// moved or refiltered since; the others' pairs stand.
+// moved or refiltered since; the others' pairs stand. When many boxes
+// moved, it recomputes every pair cell by cell instead.
 //
 // # Handles
 //

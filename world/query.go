@@ -159,19 +159,26 @@ func (g *grid) visitLevel(k int16, lo, hi obb.Vec2, fn func(*block) bool) bool {
 	x0, x1 := coord(float64(lo.X)-r, s), coord(float64(hi.X)+r, s)
 	y0, y1 := coord(float64(lo.Y)-r, s), coord(float64(hi.Y)+r, s)
 	if (int64(x1)-int64(x0)+1)*(int64(y1)-int64(y0)+1) > int64(len(g.cells)) {
-		for c := range g.cells {
-			key := g.cells[c].key
-			if key.level == k && key.x >= x0 && key.x <= x1 && key.y >= y0 && key.y <= y1 {
-				if g.walk(g.cells[c].head, fn) {
-					return true
-				}
-			}
-		}
-		return false
+		return g.scanCells(k, x0, x1, y0, y1, fn)
 	}
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
 			if c := g.find(cellKey{x, y, k}); c >= 0 && g.walk(g.cells[c].head, fn) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scanCells calls fn with the blocks of level k's cells whose coordinates
+// are in [x0, x1] × [y0, y1], going through the list of cells: for ranges
+// with more cells than the grid holds.
+func (g *grid) scanCells(k int16, x0, x1, y0, y1 int32, fn func(*block) bool) bool {
+	for c := range g.cells {
+		key := g.cells[c].key
+		if key.level == k && key.x >= x0 && key.x <= x1 && key.y >= y0 && key.y <= y1 {
+			if g.walk(g.cells[c].head, fn) {
 				return true
 			}
 		}

@@ -148,14 +148,5 @@ func (g *grid) columns(k int16, px, py, dx, dy, pad float64, fn func(*block) boo
 // in [x0, x1] × [y0, y1].
 func (g *grid) scanLevel(k int16, x0, x1, y0, y1 float64, fn func(*block) bool) bool {
 	_, s := sizes(int(k))
-	cx0, cx1, cy0, cy1 := coord(x0, s), coord(x1, s), coord(y0, s), coord(y1, s)
-	for c := range g.cells {
-		key := g.cells[c].key
-		if key.level == k && key.x >= cx0 && key.x <= cx1 && key.y >= cy0 && key.y <= cy1 {
-			if g.walk(g.cells[c].head, fn) {
-				return true
-			}
-		}
-	}
-	return false
+	return g.scanCells(k, coord(x0, s), coord(x1, s), coord(y0, s), coord(y1, s), fn)
 }

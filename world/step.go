@@ -53,13 +53,14 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // obb.Box.Overlaps decides, whose filters allow it and which are not both
 // Static, sorted by A then B, and returns the extended slice.
 //
-// The World remembers the pairs between calls, so a call costs in
-// proportion to the boxes inserted, moved or refiltered since the last one
-// (each is queried against the grid) plus the number of pairs (the
-// remembered ones are kept or dropped, and merged with the new ones): a
-// Static box that does not move costs nothing, and a step where 1% of the
-// boxes moved costs about 1% of one where all did. Events then reports
-// how the pairs changed.
+// The World remembers the pairs between calls, so a call costs a query for
+// each box inserted, moved or refiltered since the last one, plus a few
+// sequential passes over the pairs (the remembered ones are kept or
+// dropped, merged with the new ones, compared for Events, and copied to
+// dst). A Static box that does not move costs nothing. When at least one
+// Dynamic box in eight changed, the call recomputes every pair cell by cell
+// instead, which costs less than as many queries. Events then reports how
+// the pairs changed.
 func (w *World) Pairs(dst []Pair) []Pair {
 	st := &w.step
 	w.compact()

@@ -172,3 +172,30 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestContacts checks World.Contacts against obb.Box.Collide and its stale
+// handle panic.
+func TestContacts(t *testing.T) {
+	var boxes soa.Boxes
+	scene.RTS(rand.New(rand.NewPCG(6, 6)), 2000, &boxes)
+	w := world.New()
+	w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+	ps := w.Pairs(nil)
+	cs := w.Contacts(nil, ps, 0)
+	k := 0
+	for _, p := range ps {
+		want := w.Box(p.A).Collide(w.Box(p.B), 0)
+		if want.Count == 0 {
+			continue
+		}
+		if k >= len(cs) || cs[k].Pair != p || cs[k].Manifold != want {
+			t.Fatalf("Contacts[%d] is not pair %v with its manifold", k, p)
+		}
+		k++
+	}
+	if k != len(cs) || k < len(ps)/2 {
+		t.Fatalf("%d contacts of %d pairs, %d expected", len(cs), len(ps), k)
+	}
+	w.Remove(ps[0].B)
+	testkit.MustPanic(t, "world: Contacts with stale handle", func() { w.Contacts(nil, ps[:1], 0) })
+}

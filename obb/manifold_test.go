@@ -1,0 +1,204 @@
+package obb_test
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/obb2d/obb2d/internal/testkit/exact"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
+	"github.com/obb2d/obb2d/obb"
+)
+
+func near(x, y, tol float32) bool { return float32(math.Abs(float64(x-y))) <= tol }
+
+// TestCollideResting checks a box resting on the ground, sunk 0.1 into
+// it, from both sides.
+func TestCollideResting(t *testing.T) {
+	ground := obb.FromHalf(obb.Vec2{X: 0, Y: -1}, obb.Vec2{X: 10, Y: 1}, 0)
+	box := obb.FromHalf(obb.Vec2{X: 2, Y: 0.9}, obb.Vec2{X: 1, Y: 1}, 0)
+	m := ground.Collide(box, 0)
+	if m.Count != 2 || m.Normal != (obb.Vec2{X: 0, Y: 1}) {
+		t.Fatalf("ground.Collide(box) = %+v; want two points, normal (0, 1)", m)
+	}
+	// t = n.Perp() = (-1, 0): the points come in order of -x.
+	for i, want := range []float32{3, 1} {
+		p := m.Points[i]
+		if !near(p.Separation, -0.1, 1e-6) || !near(p.Point.X, want, 1e-6) || !near(p.Point.Y, -0.05, 1e-6) {
+			t.Errorf("point %d = %+v; want (%v, -0.05), separation -0.1", i, p, want)
+		}
+	}
+	r := box.Collide(ground, 0)
+	if r.Count != 2 || r.Normal != (obb.Vec2{X: 0, Y: -1}) {
+		t.Fatalf("box.Collide(ground) = %+v; want two points, normal (0, -1)", r)
+	}
+	// Apart by 0.5: no contact, unless the margin reaches it.
+	lifted := box.MovedTo(obb.Vec2{X: 2, Y: 1.5})
+	if m := ground.Collide(lifted, 0); m.Count != 0 {
+		t.Errorf("0.5 apart, margin 0: %+v", m)
+	}
+	if m := ground.Collide(lifted, 0.6); m.Count != 2 || !near(m.Points[0].Separation, 0.5, 1e-6) {
+		t.Errorf("0.5 apart, margin 0.6: %+v; want two speculative points at 0.5", m)
+	}
+	nan := box
+	nan.Center.X = float32(math.NaN())
+	if m := ground.Collide(nan, 1); m.Count != 0 {
+		t.Errorf("NaN box: %+v", m)
+	}
+}
+
+// pairsFor yields the scene generators' pairs (touching, nearly touching,
+// deep, containment, corner-to-corner, tiny, far, rotated) and a resting
+// stack with tiny rotations.
+func pairsFor(r *rand.Rand, n int) [][2]obb.Box {
+	out := make([][2]obb.Box, 0, n)
+	for len(out) < n {
+		if r.IntN(4) == 0 {
+			a := obb.FromHalf(obb.Vec2{X: float32(r.NormFloat64())}, obb.Vec2{X: 5, Y: 0.5}, r.NormFloat64()*1e-3)
+			b := obb.FromHalf(obb.Vec2{X: float32(r.NormFloat64()), Y: 0.5 + 0.5 + float32(r.NormFloat64()*0.01)},
+				obb.Vec2{X: 0.5, Y: 0.5}, r.NormFloat64()*1e-3)
+			out = append(out, [2]obb.Box{a, b})
+			continue
+		}
+		p := scene.Generators[r.IntN(len(scene.Generators))].Make(r)
+		out = append(out, [2]obb.Box{p.A, p.B})
+	}
+	return out
+}
+
+// TestCollideAgreesWithOverlaps: with margin 0, a manifold has points
+// exactly when the boxes overlap, except for pairs within the rounding band
+// of touching, where either may be right.
+func TestCollideAgreesWithOverlaps(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 21))
+	bad := 0
+	for i, p := range pairsFor(r, 200000) {
+		a, b := p[0], p[1]
+		m := a.Collide(b, 0)
+		if (m.Count > 0) == a.Overlaps(b) {
+			continue
+		}
+		if exact.Applies(a, b) && !exact.Decide(a, b).NearTouch() {
+			t.Errorf("pair %d: Count %d, Overlaps %v, and the exact margins are outside the band: %v %v", i, m.Count, a.Overlaps(b), a, b)
+			if bad++; bad > 5 {
+				t.FailNow()
+			}
+		}
+	}
+}
+
+// TestCollideInvariants checks, on many pairs, that the normal is unit
+// length, that every point lies in both boxes grown by its |separation|
+// and a rounding allowance, and that the deepest point's separation is the
+// exact minimum penetration (the largest exact margin) within the band.
+func TestCollideInvariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 21))
+	n := 300000
+	if testing.Short() {
+		n = 30000
+	}
+	for i, p := range pairsFor(r, n) {
+		a, b := p[0], p[1]
+		if !exact.Applies(a, b) {
+			continue
+		}
+		m := a.Collide(b, 0)
+		if m.Count == 0 {
+			continue
+		}
+		l := float64(m.Normal.X)*float64(m.Normal.X) + float64(m.Normal.Y)*float64(m.Normal.Y)
+		if math.Abs(l-1) > 1e-5 {
+			t.Fatalf("pair %d: |normal|² = %v", i, l)
+		}
+		scale := float32(math.Abs(float64(b.Center.X-a.Center.X))+math.Abs(float64(b.Center.Y-a.Center.Y))) +
+			a.Half.X + a.Half.Y + b.Half.X + b.Half.Y
+		// Points are rounded next to the reference box's center.
+		far := max(abs(a.Center.X), abs(a.Center.Y), abs(b.Center.X), abs(b.Center.Y))
+		allow := 1e-5*scale + 0x1p-21*far + 1e-30
+		for k := range m.Count {
+			q := m.Points[k]
+			for _, x := range [2]obb.Box{a, b} {
+				g := x
+				g.Half = obb.Vec2{X: x.Half.X + abs(q.Separation) + allow, Y: x.Half.Y + abs(q.Separation) + allow}
+				if !g.ContainsPoint(q.Point) {
+					t.Fatalf("pair %d: point %+v is not within %v grown by |separation|", i, q, x)
+				}
+			}
+		}
+		// The deepest point's separation against the exact penetration:
+		// the largest exact margin, for unit axes a distance.
+		v := exact.Decide(a, b)
+		best := v.Margin[0]
+		for _, mg := range v.Margin[1:] {
+			if mg.Cmp(best) > 0 {
+				best = mg
+			}
+		}
+		want, _ := best.Float64()
+		deepest := m.Points[0].Separation
+		if m.Count == 2 {
+			deepest = min(deepest, m.Points[1].Separation)
+		}
+		band, _ := new(big.Rat).Mul(v.Band, big.NewRat(64, 1)).Float64()
+		tolRef := 0x1p-10 * float64(a.Half.X+a.Half.Y+b.Half.X+b.Half.Y)
+		if float64(deepest) < want-band-tolRef || float64(deepest) > want+band {
+			t.Fatalf("pair %d: deepest separation %v, exact penetration %v (band %v): %v %v", i, deepest, want, band, a, b)
+		}
+	}
+}
+
+
+// TestCollideSymmetric: b.Collide(a) describes the contact a.Collide(b)
+// does, normal reversed, where the choice of reference face is not a near
+// tie.
+func TestCollideSymmetric(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 21))
+	checked := 0
+	for i, p := range pairsFor(r, 100000) {
+		a, b := p[0], p[1]
+		m, w := a.Collide(b, 0), b.Collide(a, 0)
+		if m.Count == 0 || w.Count == 0 || (m.Points[0].ID>>24) != 1-(w.Points[0].ID>>24) {
+			continue // no contact, or each took its own face (a near tie)
+		}
+		checked++
+		if m.Count != w.Count || m.Normal.X != -w.Normal.X || m.Normal.Y != -w.Normal.Y {
+			t.Fatalf("pair %d: %+v against %+v", i, m, w)
+		}
+		scale := a.Half.X + a.Half.Y + b.Half.X + b.Half.Y
+		for k := range m.Count {
+			q := m.Points[k]
+			found := false
+			for j := range w.Count {
+				o := w.Points[j]
+				if near(q.Point.X, o.Point.X, 1e-5*scale) && near(q.Point.Y, o.Point.Y, 1e-5*scale) && near(q.Separation, o.Separation, 1e-5*scale) {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("pair %d: point %+v of a.Collide(b) is not in b.Collide(a) %+v", i, q, w)
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d pairs had one reference face both ways", checked)
+	}
+}
+
+// TestCollideIDsAreStable moves a box resting on another by small steps
+// and checks that the points keep their IDs.
+func TestCollideIDsAreStable(t *testing.T) {
+	ground := obb.FromHalf(obb.Vec2{}, obb.Vec2{X: 10, Y: 1}, 0.01)
+	box := obb.FromHalf(obb.Vec2{X: 0, Y: 1.95}, obb.Vec2{X: 1, Y: 1}, 0.02)
+	first := ground.Collide(box, 0)
+	if first.Count != 2 {
+		t.Fatalf("%+v", first)
+	}
+	for k := range 100 {
+		moved := box.Translated(obb.Vec2{X: float32(k) * 0.01, Y: float32(k%3) * 0.001}).Rotated(float64(k%5) * 1e-4)
+		m := ground.Collide(moved, 0)
+		if m.Count != 2 || m.Points[0].ID != first.Points[0].ID || m.Points[1].ID != first.Points[1].ID {
+			t.Fatalf("step %d: %+v; first %+v", k, m, first)
+		}
+	}
+}

@@ -148,7 +148,6 @@ func TestCollideInvariants(t *testing.T) {
 	}
 }
 
-
 // TestCollideSymmetric: b.Collide(a) describes the contact a.Collide(b)
 // does, normal reversed, where the choice of reference face is not a near
 // tie.

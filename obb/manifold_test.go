@@ -201,3 +201,84 @@ func TestCollideIDsAreStable(t *testing.T) {
 		}
 	}
 }
+
+// TestCollideChoosesTheExactAxis: where the exact least-penetration axis
+// beats every other by more than the tie tolerance and the rounding band,
+// the manifold's reference face lies on it, or on the same line from the
+// other box (a's faces are kept through near-ties).
+func TestCollideChoosesTheExactAxis(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 21))
+	checked := 0
+	for i, p := range pairsFor(r, 100000) {
+		a, b := p[0], p[1]
+		if !exact.Applies(a, b) {
+			continue
+		}
+		m := a.Collide(b, 0)
+		if m.Count == 0 {
+			continue
+		}
+		v := exact.Decide(a, b)
+		best, second := -1, new(big.Rat).SetInt64(-1<<62)
+		for k, mg := range v.Margin {
+			if best < 0 || mg.Cmp(v.Margin[best]) > 0 {
+				if best >= 0 {
+					second = v.Margin[best]
+				}
+				best = k
+			} else if mg.Cmp(second) > 0 {
+				second = mg
+			}
+		}
+		gap, _ := new(big.Rat).Sub(v.Margin[best], second).Float64()
+		band, _ := v.Band.Float64()
+		if gap <= 0x1p-10*float64(a.Half.X+a.Half.Y+b.Half.X+b.Half.Y)+64*band {
+			continue // a near tie: either face may serve
+		}
+		checked++
+		ref := m.Points[0].ID
+		onB := ref>>24 == 1
+		axis := int(ref>>16&1) + 2*int(ref>>24&1) // 0 a's u, 1 a's v, 2 b's u, 3 b's v
+		if axis != best {
+			t.Fatalf("pair %d: reference axis %d (b's: %v), exact best %d by %v: %v %v", i, axis, onB, best, gap, a, b)
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d pairs had a clear best axis", checked)
+	}
+}
+
+// TestCollideHostile runs every pair of boxes made from the hostile values
+// through Collide: no panic, no points when a NaN is in either box, and
+// identical valid boxes touch.
+func TestCollideHostile(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 21))
+	h := scene.Hostile
+	for range 200000 {
+		var v [12]float32
+		for k := range v {
+			if r.IntN(3) == 0 {
+				v[k] = h[r.IntN(len(h))]
+			} else {
+				v[k] = float32(r.NormFloat64() * 3)
+			}
+		}
+		a := obb.Box{Center: obb.Vec2{X: v[0], Y: v[1]}, Axis: obb.Vec2{X: v[2], Y: v[3]}, Half: obb.Vec2{X: v[4], Y: v[5]}}
+		b := obb.Box{Center: obb.Vec2{X: v[6], Y: v[7]}, Axis: obb.Vec2{X: v[8], Y: v[9]}, Half: obb.Vec2{X: v[10], Y: v[11]}}
+		m := a.Collide(b, 0.5)
+		hasNaN := false
+		for _, x := range v {
+			hasNaN = hasNaN || x != x
+		}
+		if hasNaN && m.Count != 0 {
+			t.Fatalf("%v against %v, with a NaN: %+v", a, b, m)
+		}
+	}
+	for _, p := range pairsFor(r, 1000) {
+		if a := p[0]; a.Valid() {
+			if m := a.Collide(a, 0); m.Count == 0 {
+				t.Fatalf("%v against itself: no contact", a)
+			}
+		}
+	}
+}

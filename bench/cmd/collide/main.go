@@ -7,7 +7,7 @@
 //     time per query;
 //   - physics steps: moves every unit a little, asks the world for the
 //     overlapping pairs and the contacts that began and ended, and prints
-//     them per step;
+//     them per step, then the contact manifolds of the last step's pairs;
 //
 // checks both against the stateless kernels (kernel and pairs) and says
 // which kernel did the work.
@@ -157,12 +157,25 @@ func main() {
 		os.Exit(1)
 	}
 
+	// The manifolds of the last step's pairs, as a physics engine's solver
+	// would take them.
+	start = time.Now()
+	contacts := w.Contacts(nil, found, 0)
+	tookContacts := time.Since(start)
+	points := 0
+	for _, c := range contacts {
+		points += c.Manifold.Count
+	}
+	fmt.Printf("contacts:      %d touching pairs, %d points, in %v (%.1f ns per pair)\n", len(contacts), points,
+		tookContacts.Round(time.Microsecond), float64(tookContacts.Nanoseconds())/math.Max(float64(len(found)), 1))
+
 	if *svg != "" && len(plansAt) > 0 {
 		queries := make([]kernel.Query, len(plansAt))
 		for i, p := range plansAt {
 			queries[i] = kernel.NewQuery(p)
 		}
-		if err := writeSVG(*svg, &boxesSoA, all, queries, plansAt[0].Center, float32(*view/2)); err != nil {
+		touching, _ := finder.Contacts(nil, &boxesSoA, &boxesSoA, all, 0)
+		if err := writeSVG(*svg, &boxesSoA, all, touching, queries, plansAt[0].Center, float32(*view/2)); err != nil {
 			fmt.Fprintln(os.Stderr, "collide:", err)
 			os.Exit(1)
 		}

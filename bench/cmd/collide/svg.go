@@ -13,9 +13,10 @@ import (
 
 // writeSVG draws the part of the world within radius of center: every box
 // from its corners, red where it overlaps another footprint (found holds the
-// all-pairs result), green where it is free, and the planned buildings in
-// blue, filled where the placement is blocked.
-func writeSVG(path string, world *soa.Boxes, found []pairs.Pair, plans []kernel.Query, center obb.Vec2, radius float32) error {
+// all-pairs result), green where it is free, the planned buildings in blue,
+// filled where the placement is blocked, and the contact points of the
+// overlapping pairs as dots with their normals as short strokes.
+func writeSVG(path string, world *soa.Boxes, found []pairs.Pair, contacts []pairs.Contact, plans []kernel.Query, center obb.Vec2, radius float32) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -63,7 +64,23 @@ func writeSVG(path string, world *soa.Boxes, found []pairs.Pair, plans []kernel.
 		}
 		poly(b, style)
 	}
-	fmt.Fprintf(w, `<text x="8" y="%d" font-family="sans-serif" font-size="14">green: free footprint · red: overlaps another · blue: planned building (filled: blocked) · %g world units across</text>`+"\n", px+20, 2*radius)
+	toSVG := func(p obb.Vec2) (float32, float32) {
+		return (p.X - center.X + radius) * scale, (radius - (p.Y - center.Y)) * scale
+	}
+	for _, c := range contacts {
+		m := c.Manifold
+		for k := range m.Count {
+			p := m.Points[k].Point
+			if p.X < center.X-radius || p.X > center.X+radius || p.Y < center.Y-radius || p.Y > center.Y+radius {
+				continue
+			}
+			x, y := toSVG(p)
+			x2, y2 := toSVG(p.Add(m.Normal.Scale(0.8)))
+			fmt.Fprintf(w, `<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="#6a1b9a" stroke-width="1.5"/>`+"\n", x, y, x2, y2)
+			fmt.Fprintf(w, `<circle cx="%.2f" cy="%.2f" r="2.5" fill="#6a1b9a"/>`+"\n", x, y)
+		}
+	}
+	fmt.Fprintf(w, `<text x="8" y="%d" font-family="sans-serif" font-size="14">green: free · red: overlaps another · blue: planned building (filled: blocked) · purple: contact points and normals · %g units across</text>`+"\n", px+20, 2*radius)
 	fmt.Fprintln(w, "</svg>")
 	if err := w.Flush(); err != nil {
 		f.Close()

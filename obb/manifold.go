@@ -101,28 +101,26 @@ func (a Box) Collide(b Box, margin float32) Manifold {
 		return Manifold{}
 	}
 	tol := float32(0x1p-10) * (a.Half.X + a.Half.Y + b.Half.X + b.Half.Y)
-	onA := func() (Manifold, bool) {
-		if sep2 > sep1 {
-			return clip(a, b, 1, p2, p1, c, s, margin, false)
+	var m Manifold
+	onB := sepB > sepA+tol
+	for range 2 {
+		var ok bool
+		switch {
+		case onB && sep4 > sep3: // b is the reference: D from b to a negates p3, p4 and s
+			ok = clip(&m, b, a, 1, -p4, -p3, c, -s, margin, true)
+		case onB:
+			ok = clip(&m, b, a, 0, -p3, -p4, c, -s, margin, true)
+		case sep2 > sep1:
+			ok = clip(&m, a, b, 1, p2, p1, c, s, margin, false)
+		default:
+			ok = clip(&m, a, b, 0, p1, p2, c, s, margin, false)
 		}
-		return clip(a, b, 0, p1, p2, c, s, margin, false)
-	}
-	onB := func() (Manifold, bool) {
-		// b is the reference: D from b to a negates p3, p4 and s.
-		if sep4 > sep3 {
-			return clip(b, a, 1, -p4, -p3, c, -s, margin, true)
+		if ok {
+			return m
 		}
-		return clip(b, a, 0, -p3, -p4, c, -s, margin, true)
+		onB = !onB
 	}
-	first, second := onA, onB
-	if sepB > sepA+tol {
-		first, second = onB, onA
-	}
-	if m, ok := first(); ok {
-		return m
-	}
-	m, _ := second()
-	return m
+	return Manifold{}
 }
 
 // clip finishes Collide with reference box r and incident box i: axis 0
@@ -130,27 +128,23 @@ func (a Box) Collide(b Box, margin float32) Manifold {
 // coordinates of D along that axis and the other one, c and s i's u axis in
 // r's frame. It reports false when the incident edge lies wholly beyond a
 // side of the reference face (or its corners compare as NaN).
-func clip(r, i Box, axis int, pj, po, c, s, margin float32, second bool) (Manifold, bool) {
+func clip(m *Manifold, r, i Box, axis int, pj, po, c, s, margin float32, second bool) bool {
 	sigma := float32(1)
 	if !(pj >= 0) {
 		sigma = -1
 	}
-	// toNT maps r-frame coordinates (x along u, y along v) to (n, t):
-	// axis 0: n = σu, t = σv; axis 1: n = σv, t = -σu.
-	toNT := func(x, y float32) (float32, float32) {
-		if axis == 0 {
-			return sigma * x, sigma * y
-		}
-		return sigma * y, -sigma * x
-	}
-	var dN, dT float32
+	// (n, t) coordinates of r-frame vectors (x along u, y along v):
+	// axis 0: n = σu, t = σv, so (σx, σy); axis 1: n = σv, t = -σu, so
+	// (σy, -σx). D is (pj, po) along (axis, other); i's u is (c, s) and
+	// its v (-s, c).
+	var dN, dT, uN, uT, vN, vT float32
 	if axis == 0 {
-		dN, dT = toNT(pj, po)
+		dN, dT = sigma*pj, sigma*po
+		uN, uT, vN, vT = sigma*c, sigma*s, sigma*-s, sigma*c
 	} else {
-		dN, dT = toNT(po, pj)
+		dN, dT = sigma*pj, -sigma*po
+		uN, uT, vN, vT = sigma*s, -sigma*c, sigma*c, sigma*s
 	}
-	uN, uT := toNT(c, s)  // i's u axis
-	vN, vT := toNT(-s, c) // i's v axis
 	u := r.Axis
 	var n Vec2
 	var hn, ht float32
@@ -195,7 +189,7 @@ func clip(r, i Box, axis int, pj, po, c, s, margin float32, second bool) (Manifo
 		f1, f2 = 1, 0
 	}
 	if !(t2 >= -ht && t1 <= ht) {
-		return Manifold{}, false
+		return false
 	}
 	if t1 < -ht {
 		lambda := (-ht - t1) / (t2 - t1)
@@ -206,8 +200,7 @@ func clip(r, i Box, axis int, pj, po, c, s, margin float32, second bool) (Manifo
 		n2, t2, f2 = n1+float32(lambda*(n2-n1)), ht, 3
 	}
 
-	var m Manifold
-	m.Normal = n
+	*m = Manifold{Normal: n}
 	id := refFace<<16 | incFace<<8
 	if second {
 		m.Normal = Vec2{-n.X, -n.Y}
@@ -229,5 +222,5 @@ func clip(r, i Box, axis int, pj, po, c, s, margin float32, second bool) (Manifo
 		m.Points[m.Count] = ManifoldPoint{Point: p, Separation: sep, ID: id | q.f}
 		m.Count++
 	}
-	return m, true
+	return true
 }

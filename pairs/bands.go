@@ -1,11 +1,11 @@
 package pairs
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
 	"github.com/obb2d/obb2d/internal/bound"
+	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
@@ -13,23 +13,36 @@ import (
 // A sweep along one axis hands each box every box whose interval on that
 // axis overlaps its own, from the whole width of the set across the sweep:
 // at constant density, √n of them, so one sweep over n boxes costs
-// O(n^1.5). All therefore cuts a large set across the sweep into bands of
-// about bandBoxes·√(n/bandBoxes) boxes, as Terdiman's multi box pruning cuts
+// O(n^1.5). All therefore cuts a large set across the sweep into
+// ⌊√(n/bandBoxes)⌋ bands, as Terdiman's multi box pruning cuts
 // space into regions (Box Pruning Revisited, 2017), and sweeps each band: a
 // band's height shrinks as 1/√n while its density stays, so each box gets a
-// constant number of candidates (BenchmarkAllPairs, candidates per box at
-// n=100000 and 1000000 against n=10000).
+// constant number of candidates (TestBandsKeepCandidatesFlat: 35 a box at
+// 10,000 boxes and at 1,000,000).
 //
-// A box goes into every band its bounds (bound.Box) reach across the sweep,
+// A box goes into every band its bounds (crossBounds) reach across the sweep,
 // so two boxes that overlap share every band between the higher of their
 // first bands and the lower of their last; the pair is kept from the first
 // of those only, the band of the higher first band. A box with no finite
 // bounds goes into every band with first band 0, and a box with a NaN into
 // none (it overlaps nothing).
+//
+// Bands cost a pass over the boxes' bounds, a copy of each band and a merge
+// of the bands' pairs, which BenchmarkAllPairsScaling measured slower than
+// one sweep at 100,000 boxes (123-129 against 95-115 ns a box) and faster
+// at 4,000,000 (154-173 against 187-212): sets below minBandedBoxes get one
+// sweep. The package's tests lower it, to band their smaller sets.
 const bandBoxes = 10000
 
+var minBandedBoxes = 1 << 19
+
 // bandCount is how many bands All cuts n boxes into.
-func bandCount(n int) int { return int(math.Sqrt(float64(n) / bandBoxes)) }
+func bandCount(n int) int {
+	if n < minBandedBoxes {
+		return 1
+	}
+	return int(math.Sqrt(float64(n) / bandBoxes))
+}
 
 // bands is All's state for a banded pass, kept between passes.
 type bands struct {
@@ -41,6 +54,9 @@ type bands struct {
 	set        soa.Boxes // one band's boxes
 	pairs      []Pair    // one band's pairs
 	fill       []int     // where the next box of each band goes in idx
+	lo, hi     []float32 // each box's bounds across the sweep
+	runs       []int     // where each band's pairs start in dst
+	merged     []Pair    // mergeRuns' other buffer
 	candidates int       // the pass's candidates, over all bands
 	used       bool      // whether the last pass was banded
 }
@@ -55,10 +71,12 @@ func (f *Finder) allBands(dst []Pair, b *soa.Boxes, k int) ([]Pair, bool) {
 	n := b.Len()
 	useY := sweepAxis(b)
 	bs.first, bs.last = slices.Grow(bs.first[:0], n)[:n], slices.Grow(bs.last[:0], n)[:n]
+	bs.lo, bs.hi = slices.Grow(bs.lo[:0], n)[:n], slices.Grow(bs.hi[:0], n)[:n]
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range n {
-		bl, bh, ok := crossBounds(b, i, useY)
-		if ok {
+		bl, bh := crossBounds(b, i, useY)
+		bs.lo[i], bs.hi[i] = bl, bh
+		if f32.Finite(bl) && f32.Finite(bh) {
 			lo, hi = min(lo, float64(bl)), max(hi, float64(bh))
 		}
 	}
@@ -70,9 +88,9 @@ func (f *Finder) allBands(dst []Pair, b *soa.Boxes, k int) ([]Pair, bool) {
 	bs.start = slices.Grow(bs.start[:0], k+1)[:k+1]
 	clear(bs.start)
 	for i := range n {
-		bl, bh, ok := crossBounds(b, i, useY)
+		bl, bh := bs.lo[i], bs.hi[i]
 		switch {
-		case ok:
+		case f32.Finite(bl) && f32.Finite(bh):
 			bs.first[i], bs.last[i] = band(bl), band(bh)
 		case bound.Classify(b.At(i)) == bound.NaN:
 			bs.first[i], bs.last[i] = -1, -2
@@ -98,6 +116,7 @@ func (f *Finder) allBands(dst []Pair, b *soa.Boxes, k int) ([]Pair, bool) {
 	bs.inner.Workers = f.Workers
 	bs.candidates = 0
 	from := len(dst)
+	bs.runs = bs.runs[:0]
 	for t := range k {
 		members := bs.idx[bs.start[t]:bs.start[t+1]]
 		bs.set.Reset()
@@ -112,6 +131,7 @@ func (f *Finder) allBands(dst []Pair, b *soa.Boxes, k int) ([]Pair, bool) {
 		}
 		bs.pairs = bs.inner.sweepAll(bs.pairs[:0], &bs.set)
 		bs.candidates += bs.inner.Candidates()
+		bs.runs = append(bs.runs, len(dst))
 		for _, p := range bs.pairs {
 			i, j := members[p.I], members[p.J]
 			if max(bs.first[i], bs.first[j]) == int32(t) {
@@ -119,14 +139,8 @@ func (f *Finder) allBands(dst []Pair, b *soa.Boxes, k int) ([]Pair, bool) {
 			}
 		}
 	}
-	// Each band's pairs are in order (its members ascend); the bands' runs
-	// are merged by a sort.
-	slices.SortFunc(dst[from:], func(a, b Pair) int {
-		if c := cmp.Compare(a.I, b.I); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.J, b.J)
-	})
+	// Each band's pairs are in order (its members ascend): merge the runs.
+	dst = bs.mergeRuns(dst, from)
 	f.lastPairs = len(dst) - from
 	return dst, true
 }
@@ -138,17 +152,69 @@ func (bs *bands) pairsStartScratch(k int) []int {
 	return bs.fill
 }
 
-// crossBounds returns box i's bounds across the sweep, and false when they
-// are not finite.
-func crossBounds(b *soa.Boxes, i int, useY bool) (lo, hi float32, ok bool) {
-	x := obb.Box{
-		Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]},
-		Axis:   obb.Vec2{X: b.UX[i], Y: b.UY[i]},
-		Half:   obb.Vec2{X: b.HX[i], Y: b.HY[i]},
+// mergeRuns merges the sorted runs of dst[from:], which start at bs.runs,
+// two by two until one is left: log₂ k sequential passes, where one sort
+// of all the pairs measured slower than the sweeps themselves on the RTS
+// scene (BenchmarkAllPairs, scene=rts, n=100000).
+func (bs *bands) mergeRuns(dst []Pair, from int) []Pair {
+	bs.runs = append(bs.runs, len(dst))
+	src := dst[from:]
+	for i := range bs.runs {
+		bs.runs[i] -= from
 	}
-	l, h, ok := bound.Box(x)
+	bs.merged = slices.Grow(bs.merged[:0], len(src))[:len(src)]
+	a, b := src, bs.merged
+	for len(bs.runs) > 2 {
+		k := 0
+		for r := 0; r+1 < len(bs.runs); r += 2 {
+			lo, mid := bs.runs[r], bs.runs[r+1]
+			hi := mid
+			if r+2 < len(bs.runs) {
+				hi = bs.runs[r+2]
+			}
+			mergePairs(b[lo:hi], a[lo:mid], a[mid:hi])
+			bs.runs[k] = lo
+			k++
+		}
+		bs.runs[k] = bs.runs[len(bs.runs)-1]
+		bs.runs = bs.runs[:k+1]
+		a, b = b, a
+	}
+	if len(src) > 0 && &a[0] != &src[0] {
+		copy(src, a)
+	}
+	return dst
+}
+
+// mergePairs merges the ascending runs x and y into out.
+func mergePairs(out, x, y []Pair) {
+	i, j := 0, 0
+	for k := range out {
+		if j >= len(y) || (i < len(x) && less(x[i], y[j])) {
+			out[k] = x[i]
+			i++
+		} else {
+			out[k] = y[j]
+			j++
+		}
+	}
+}
+
+func less(p, q Pair) bool { return p.I < q.I || (p.I == q.I && p.J < q.J) }
+
+// crossBounds returns box i's padded interval across the sweep, as the
+// sweep's own interval computes it along the sweep (bound.Interval for a
+// valid box, bound.Irregular for another); the bounds are not finite for a
+// box with no finite bounds.
+func crossBounds(b *soa.Boxes, i int, useY bool) (lo, hi float32) {
+	cx, cy, ux, uy, hx, hy := b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i]
+	c, along, across := cy, uy, ux // across the sweep: y when sweeping x
 	if useY {
-		return l.X, h.X, ok
+		c, along, across = cx, ux, uy
 	}
-	return l.Y, h.Y, ok
+	box := obb.Box{Center: obb.Vec2{X: cx, Y: cy}, Axis: obb.Vec2{X: ux, Y: uy}, Half: obb.Vec2{X: hx, Y: hy}}
+	if box.Valid() {
+		return bound.Interval(float64(c), float64(hx), float64(hy), float64(along), float64(across))
+	}
+	return bound.Irregular(c, hx, hy, along, across)
 }

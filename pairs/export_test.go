@@ -18,6 +18,7 @@ var defaultParallelMinBoxes = parallelMinBoxes
 // parallel jobs; TestSmallPassesRunOnOneWorker checks the real threshold.
 func TestMain(m *testing.M) {
 	parallelMinBoxes = 0
+	minBandedBoxes = 0
 	os.Exit(m.Run())
 }
 

@@ -100,7 +100,7 @@ func (a Box) Collide(b Box, margin float32) Manifold {
 	if !(max(sepA, sepB) <= margin) {
 		return Manifold{}
 	}
-	tol := float32(0x1p-10) * (a.Half.X + a.Half.Y + b.Half.X + b.Half.Y)
+	tol := float32(float32(0x1p-10) * (a.Half.X + a.Half.Y + b.Half.X + b.Half.Y))
 	var m Manifold
 	onB := sepB > sepA+tol
 	for range 2 {

@@ -67,8 +67,8 @@ func (w *World) cellPairs(dst []uint64, cols *columns, c int32) []uint64 {
 	// The cell's boxes' bounds, rounded outward; a clamped coordinate's
 	// cell holds centers beyond its nominal range, so its side is open.
 	r, s := sizes(int(ck.level))
-	lo, hi := obb.Vec2{X: f32.Down(float64(ck.x)*s - r), Y: f32.Down(float64(ck.y)*s - r)},
-		obb.Vec2{X: f32.Up(float64(ck.x+1)*s + r), Y: f32.Up(float64(ck.y+1)*s + r)}
+	lo, hi := obb.Vec2{X: f32.Down(float64(float64(ck.x)*s) - r), Y: f32.Down(float64(float64(ck.y)*s) - r)},
+		obb.Vec2{X: f32.Up(float64(float64(ck.x+1)*s) + r), Y: f32.Up(float64(float64(ck.y+1)*s) + r)}
 	if ck.x == -maxCoord {
 		lo.X = f32.Down(-0x1p200)
 	}

@@ -93,7 +93,7 @@ func (g *grid) visitSegment(p, d obb.Vec2, fn func(*block) bool) bool {
 	scale := math.Abs(px) + math.Abs(py) + math.Abs(dx) + math.Abs(dy)
 	for _, k := range g.levels {
 		r, _ := sizes(int(k))
-		pad := r + (scale+2*r)*0x1p-16
+		pad := r + float64((scale+float64(2*r))*0x1p-16)
 		xa, xb := min(px, px+dx), max(px, px+dx)
 		ya, yb := min(py, py+dy), max(py, py+dy)
 		stop, ok := g.columns(k, px, py, dx, dy, pad, fn)
@@ -120,13 +120,13 @@ func (g *grid) columns(k int16, px, py, dx, dy, pad float64, fn func(*block) boo
 		cells := int64(0)
 		for x := x0; x <= x1; x++ {
 			// The part of the segment over this column, widened by pad.
-			lo, hi := float64(x)*s-pad, float64(x+1)*s+pad
+			lo, hi := float64(float64(x)*s)-pad, float64(float64(x+1)*s)+pad
 			t0, t1 := 0.0, 1.0
 			if dx != 0 {
 				ta, tb := (lo-px)/dx, (hi-px)/dx
 				t0, t1 = max(0, min(ta, tb)), min(1, max(ta, tb))
 			}
-			ya, yb := py+t0*dy, py+t1*dy
+			ya, yb := py+float64(t0*dy), py+float64(t1*dy)
 			y0, y1 := coord(min(ya, yb)-pad, s), coord(max(ya, yb)+pad, s)
 			if pass == 0 {
 				if cells += int64(y1) - int64(y0) + 1; cells > budget {

@@ -18,6 +18,7 @@ import (
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/pairs"
 	"github.com/obb2d/obb2d/soa"
+	"github.com/obb2d/obb2d/world"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/portable.txt with this platform's hashes")
@@ -173,6 +174,8 @@ var sections = []struct {
 	{"kernel", kernels},
 	{"batch", batches},
 	{"passes", passes},
+	{"contacts", contacts},
+	{"world", worlds},
 }
 
 // constructors: New, FromHalf, WithAngle, Rotated, Angle, FromMinMax and
@@ -312,6 +315,70 @@ func passes(g *gen, h hasher) {
 				for _, p := range list {
 					h.u64(uint64(p.I)<<32 | uint64(p.J))
 				}
+			}
+		}
+	}
+}
+
+// contacts: Collide on pairs placed within reach of each other, with and
+// without a margin, and RayCast.
+func contacts(g *gen, h hasher) {
+	for range 500000 {
+		a, b := g.box(), g.box()
+		b.Center = obb.Vec2{X: a.Center.X + g.coord()*0x1p-2, Y: a.Center.Y + g.coord()*0x1p-2}
+		for _, margin := range []float32{0, 0.5} {
+			m := a.Collide(b, margin)
+			h.vec(m.Normal)
+			h.u64(uint64(m.Count))
+			for k := range m.Count {
+				p := m.Points[k]
+				h.vec(p.Point)
+				h.f32(p.Separation)
+				h.u64(uint64(p.ID))
+			}
+		}
+		t, n, hit := a.RayCast(obb.Vec2{X: g.coord(), Y: g.coord()}, obb.Vec2{X: g.coord(), Y: g.coord()})
+		h.f32(t)
+		h.vec(n)
+		h.bool(hit)
+	}
+}
+
+// worlds: a World's handles and answers through inserts, removals, moves,
+// queries, pair steps and ray casts, with one and two workers.
+func worlds(g *gen, h hasher) {
+	for round := range 4 {
+		w := world.New()
+		w.Workers = 1 + round%2
+		hs := w.InsertBoxes(nil, g.set(3000), world.Dynamic, world.DefaultFilter)
+		for step := range 3 {
+			for i := step; i < len(hs); i += 7 {
+				if w.Contains(hs[i]) {
+					w.Remove(hs[i])
+				}
+			}
+			for i := step; i < len(hs); i += 3 {
+				if w.Contains(hs[i]) {
+					w.Move(hs[i], g.box())
+				}
+			}
+			for range 100 {
+				h.u64(uint64(w.Insert(g.box(), world.Kind(g.intn(2)), world.DefaultFilter)))
+			}
+			for _, p := range w.Pairs(nil) {
+				h.u64(uint64(p.A)<<32 | uint64(p.B))
+			}
+			began, ended := w.Events(nil, nil)
+			h.u64(uint64(len(began))<<32 | uint64(len(ended)))
+			for range 100 {
+				for _, x := range w.Query(nil, g.box(), ^uint32(0)) {
+					h.u64(uint64(x))
+				}
+			}
+			for _, r := range w.RayCastAll(nil, obb.Vec2{X: g.coord(), Y: g.coord()}, obb.Vec2{X: g.coord(), Y: g.coord()}, ^uint32(0)) {
+				h.u64(uint64(r.Handle))
+				h.f32(r.T)
+				h.vec(r.Normal)
 			}
 		}
 	}

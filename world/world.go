@@ -55,7 +55,7 @@ type slot struct {
 	live   bool
 	kind   Kind
 	where  uint8
-	dirty  bool    // moved, inserted or refiltered since the last Pairs
+	dirty  bool    // inserted, moved, refiltered or removed since the last Pairs
 	block  int32   // inGrid: the block holding the box; inInfinite: its index in the list
 	lane   int32   // inGrid: the lane in the block
 	cell   cellKey // inGrid: the cell, kept here so that Move reads no block to compare
@@ -65,15 +65,16 @@ type slot struct {
 // steps whose cost depends on the boxes near the question, not on the size
 // of the world. Its zero value is empty and ready to use; New returns one
 // too. A World must not be used by two goroutines at once, except that the
-// reading methods (Box, Len, Query, Any, QueryPoint, QueryRegion, RayCast,
-// RayCastAll, All) may run concurrently with each other.
+// reading methods (Box, Kind, Filter, Contains, Len, Query, Any,
+// QueryPoint, QueryRegion, RayCast, RayCastAll, Contacts, All, Handles)
+// may run concurrently with each other.
 type World struct {
 	slots    []slot
 	free     queue    // free slots, reused first in, first out
 	n        int      // live boxes
 	dynamic  int      // live Dynamic boxes
 	grids    [2]grid  // by Kind
-	infinite []Handle // boxes with an infinity
+	infinite []Handle // boxes without finite bounds: an infinity, or a zero axis
 
 	dirty   []int32  // slots marked dirty since the last Pairs
 	touched []uint64 // the same slots as a bitset, read once per remembered pair

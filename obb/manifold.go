@@ -160,27 +160,19 @@ func clip(m *Manifold, r, i Box, axis int, pj, po, c, s, margin float32, second 
 	t := n.Perp()
 
 	// The incident face and its corners, in (n, t).
-	var n1, t1, n2, t2 float32
-	var incFace uint32
-	if f32.Abs(uN) >= f32.Abs(vN) {
-		side := float32(-1) // the face whose outward normal opposes n
-		incFace = 2
-		if !(uN >= 0) {
-			side, incFace = 1, 0
-		}
-		bn, bt := dN+side*float32(i.Half.X*uN), dT+side*float32(i.Half.X*uT)
-		en, et := float32(i.Half.Y*vN), float32(i.Half.Y*vT)
-		n1, t1, n2, t2 = bn-en, bt-et, bn+en, bt+et
-	} else {
-		side := float32(-1)
-		incFace = 3
-		if !(vN >= 0) {
-			side, incFace = 1, 1
-		}
-		bn, bt := dN+side*float32(i.Half.Y*vN), dT+side*float32(i.Half.Y*vT)
-		en, et := float32(i.Half.X*uN), float32(i.Half.X*uT)
-		n1, t1, n2, t2 = bn-en, bt-et, bn+en, bt+et
+	// A u face (face 0 or 2) when |u_i·n| >= |v_i·n|, else a v face (1 or
+	// 3): e1 is the face's axis with half extent h1, e2 the other.
+	h1, e1N, e1T, h2, e2N, e2T, incFace := i.Half.X, uN, uT, i.Half.Y, vN, vT, uint32(0)
+	if !(f32.Abs(uN) >= f32.Abs(vN)) {
+		h1, e1N, e1T, h2, e2N, e2T, incFace = i.Half.Y, vN, vT, i.Half.X, uN, uT, 1
 	}
+	side := float32(1) // the face whose outward normal opposes n
+	if e1N >= 0 {
+		side, incFace = -1, incFace+2
+	}
+	bn, bt := dN+side*float32(h1*e1N), dT+side*float32(h1*e1T)
+	en, et := float32(h2*e2N), float32(h2*e2T)
+	n1, t1, n2, t2 := bn-en, bt-et, bn+en, bt+et
 	// Order the corners by T, so that clipping moves the first to the lower
 	// side and the second to the upper.
 	f1, f2 := uint32(0), uint32(1)

@@ -106,7 +106,7 @@ func (f *Finder) allBands(dst []Pair, b *soa.Boxes, k int) ([]Pair, bool) {
 	}
 	total := bs.start[k]
 	bs.idx = slices.Grow(bs.idx[:0], total)[:total]
-	fill := bs.pairsStartScratch(k)
+	fill := bs.fillStarts(k)
 	for i := range n {
 		for t := bs.first[i]; t <= bs.last[i]; t++ {
 			bs.idx[fill[t]] = int32(i)
@@ -145,9 +145,9 @@ func (f *Finder) allBands(dst []Pair, b *soa.Boxes, k int) ([]Pair, bool) {
 	return dst, true
 }
 
-// pairsStartScratch returns a copy of the bands' starts to fill from,
-// in memory kept from pass to pass.
-func (bs *bands) pairsStartScratch(k int) []int {
+// fillStarts returns a copy of the bands' starts, the places the next
+// box of each band goes, in memory kept from pass to pass.
+func (bs *bands) fillStarts(k int) []int {
 	bs.fill = append(bs.fill[:0], bs.start[:k]...)
 	return bs.fill
 }
@@ -202,19 +202,13 @@ func mergePairs(out, x, y []Pair) {
 
 func less(p, q Pair) bool { return p.I < q.I || (p.I == q.I && p.J < q.J) }
 
-// crossBounds returns box i's padded interval across the sweep, as the
-// sweep's own interval computes it along the sweep (bound.Interval for a
-// valid box, bound.Irregular for another); the bounds are not finite for a
-// box with no finite bounds.
+// crossBounds returns box i's bounds across the sweep (bound.Along); they
+// are not finite for a box with no finite bounds.
 func crossBounds(b *soa.Boxes, i int, useY bool) (lo, hi float32) {
-	cx, cy, ux, uy, hx, hy := b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i]
-	c, along, across := cy, uy, ux // across the sweep: y when sweeping x
-	if useY {
-		c, along, across = cx, ux, uy
+	x := obb.Box{
+		Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]},
+		Axis:   obb.Vec2{X: b.UX[i], Y: b.UY[i]},
+		Half:   obb.Vec2{X: b.HX[i], Y: b.HY[i]},
 	}
-	box := obb.Box{Center: obb.Vec2{X: cx, Y: cy}, Axis: obb.Vec2{X: ux, Y: uy}, Half: obb.Vec2{X: hx, Y: hy}}
-	if box.Valid() {
-		return bound.Interval(float64(c), float64(hx), float64(hy), float64(along), float64(across))
-	}
-	return bound.Irregular(c, hx, hy, along, across)
+	return bound.Along(x, !useY)
 }

@@ -1,7 +1,6 @@
 package pairs_test
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -89,7 +88,7 @@ func TestBandsKeepCandidatesFlat(t *testing.T) {
 		f.All(nil, &b)
 		per[n] = float64(f.Candidates()) / float64(n)
 	}
-	fmt.Printf("candidates per box: %.1f at 10,000 boxes, %.1f at 1,000,000\n", per[10000], per[1000000])
+	t.Logf("candidates per box: %.1f at 10,000 boxes, %.1f at 1,000,000", per[10000], per[1000000])
 	if per[1000000] > 1.5*per[10000] {
 		t.Fatalf("candidates per box grow from %.1f at 10,000 boxes to %.1f at 1,000,000", per[10000], per[1000000])
 	}

@@ -62,12 +62,13 @@ func (b *block) set(lane int32, x obb.Box) {
 	b.hx[lane], b.hy[lane] = x.Half.X, x.Half.Y
 }
 
-func (b *block) copyLane(to, from int32) {
-	b.cx[to], b.cy[to] = b.cx[from], b.cy[from]
-	b.ux[to], b.uy[to] = b.ux[from], b.uy[from]
-	b.hx[to], b.hy[to] = b.hx[from], b.hy[from]
-	b.h[to] = b.h[from]
-	b.f[to] = b.f[from]
+// at returns the box in lane.
+func (b *block) at(lane int32) obb.Box {
+	return obb.Box{
+		Center: obb.Vec2{X: b.cx[lane], Y: b.cy[lane]},
+		Axis:   obb.Vec2{X: b.ux[lane], Y: b.uy[lane]},
+		Half:   obb.Vec2{X: b.hx[lane], Y: b.hy[lane]},
+	}
 }
 
 // cellKey names a cell: its level and its coordinates on the level.

@@ -37,10 +37,12 @@ func (m *model) remove(i int) {
 	m.filter = slices.Delete(m.filter, i, i+1)
 }
 
-func (m *model) query(q obb.Box, mask uint32) []world.Handle {
+// boxes returns, ascending, the handles of the boxes in mask's categories
+// that hit says yes to.
+func (m *model) boxes(mask uint32, hit func(obb.Box) bool) []world.Handle {
 	var out []world.Handle
 	for i, b := range m.box {
-		if m.filter[i].Category&mask != 0 && q.Overlaps(b) {
+		if m.filter[i].Category&mask != 0 && hit(b) {
 			out = append(out, m.h[i])
 		}
 	}
@@ -48,15 +50,10 @@ func (m *model) query(q obb.Box, mask uint32) []world.Handle {
 	return out
 }
 
+func (m *model) query(q obb.Box, mask uint32) []world.Handle { return m.boxes(mask, q.Overlaps) }
+
 func (m *model) point(p obb.Vec2, mask uint32) []world.Handle {
-	var out []world.Handle
-	for i, b := range m.box {
-		if m.filter[i].Category&mask != 0 && b.ContainsPoint(p) {
-			out = append(out, m.h[i])
-		}
-	}
-	slices.Sort(out)
-	return out
+	return m.boxes(mask, func(b obb.Box) bool { return b.ContainsPoint(p) })
 }
 
 func (m *model) rays(origin, delta obb.Vec2, mask uint32) []world.RayHit {

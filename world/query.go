@@ -43,8 +43,8 @@ func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 	if p.X != p.X || p.Y != p.Y {
 		return dst
 	}
-	test := func(h Handle) {
-		if s := &w.slots[h>>8]; s.filter.Category&mask != 0 && s.box.ContainsPoint(p) {
+	test := func(h Handle, f Filter, b obb.Box) {
+		if f.Category&mask != 0 && b.ContainsPoint(p) {
 			dst = append(dst, h)
 		}
 	}
@@ -52,14 +52,14 @@ func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 	// its bound.Box: the test's rounding is a few units of 2⁻²⁴ of |p - c|,
 	// which the bounds' padding covers (see bound.PadFactor).
 	finite := f32.Finite(p.X) && f32.Finite(p.Y)
+	visit := func(blk *block) bool {
+		for lane := range blk.n {
+			test(blk.h[lane], blk.f[lane], blk.at(lane))
+		}
+		return false
+	}
 	for k := range w.grids {
 		g := &w.grids[k]
-		visit := func(blk *block) bool {
-			for lane := range blk.n {
-				test(blk.h[lane])
-			}
-			return false
-		}
 		if finite {
 			g.visit(p, p, visit)
 		} else {
@@ -67,7 +67,7 @@ func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 		}
 	}
 	for _, h := range w.infinite {
-		test(h)
+		test(h, w.slots[h>>8].filter, w.slots[h>>8].box)
 	}
 	slices.Sort(dst[start:])
 	return dst

@@ -53,18 +53,19 @@ func (w *World) ray(origin, delta obb.Vec2, mask uint32, fn func(RayHit)) {
 	if origin.X != origin.X || origin.Y != origin.Y || delta.X != delta.X || delta.Y != delta.Y {
 		return
 	}
-	test := func(h Handle) {
-		s := &w.slots[h>>8]
-		if s.filter.Category&mask == 0 {
+	// The block's own columns and filters, not the slots: no slot read at
+	// random per box.
+	test := func(h Handle, f Filter, b obb.Box) {
+		if f.Category&mask == 0 {
 			return
 		}
-		if t, n, hit := s.box.RayCast(origin, delta); hit {
+		if t, n, hit := b.RayCast(origin, delta); hit {
 			fn(RayHit{h, t, n})
 		}
 	}
 	visit := func(blk *block) bool {
 		for lane := range blk.n {
-			test(blk.h[lane])
+			test(blk.h[lane], blk.f[lane], blk.at(lane))
 		}
 		return false
 	}
@@ -77,7 +78,7 @@ func (w *World) ray(origin, delta obb.Vec2, mask uint32, fn func(RayHit)) {
 		}
 	}
 	for _, h := range w.infinite {
-		test(h)
+		test(h, w.slots[h>>8].filter, w.slots[h>>8].box)
 	}
 }
 

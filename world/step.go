@@ -254,13 +254,13 @@ func (w *World) pairsOf(dst []uint64, h Handle, s *slot) []uint64 {
 		}
 		return false
 	}
+	lo, hi, _ := bound.Box(b)
 	for k := range w.grids {
 		g := &w.grids[k]
 		if Kind(k) == Static && s.kind == Static {
 			continue
 		}
 		if s.where == inGrid {
-			lo, hi, _ := bound.Box(b)
 			g.visit(lo, hi, visit)
 		} else {
 			g.visitAll(visit)

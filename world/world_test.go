@@ -57,7 +57,6 @@ func TestHandles(t *testing.T) {
 		t.Fatalf("the panics changed the world: Len %d, want %d", w.Len(), before)
 	}
 	// 255 reuses of a slot bring its generation back around, skipping 0.
-	h := w.Insert(unitBox(0, 0), world.Dynamic, world.DefaultFilter)
 	w.Clear()
 	for range 300 {
 		h2 := w.Insert(unitBox(0, 0), world.Dynamic, world.DefaultFilter)
@@ -66,7 +65,6 @@ func TestHandles(t *testing.T) {
 		}
 		w.Remove(h2)
 	}
-	_ = h
 }
 
 // TestDeterminism runs the same steps with every kernel and several worker

@@ -105,18 +105,28 @@ func Interval(c, h1, h2, along, across float64) (lo, hi float32) {
 	return float32(c - e - w - m), float32(c + e + w + m)
 }
 
-// Box returns b's bounds on both coordinates, for a box of class Finite:
-// Interval's for a valid box, Irregular's for another. ok is false when a
-// bound is not finite (a zero axis, or extents near the float32 limit).
+// Box returns b's bounds on both coordinates (Along's), and whether all
+// four are finite: they are not for a box with a NaN or an infinity, a zero
+// axis, or extents near the float32 limit.
 func Box(b obb.Box) (lo, hi obb.Vec2, ok bool) {
-	cx, cy, ux, uy, hx, hy := b.Center.X, b.Center.Y, b.Axis.X, b.Axis.Y, b.Half.X, b.Half.Y
-	if b.Valid() {
-		lo.X, hi.X = Interval(float64(cx), float64(hx), float64(hy), float64(ux), float64(uy))
-		lo.Y, hi.Y = Interval(float64(cy), float64(hx), float64(hy), float64(uy), float64(ux))
-	} else {
-		lo.X, hi.X = Irregular(cx, hx, hy, ux, uy)
-		lo.Y, hi.Y = Irregular(cy, hx, hy, uy, ux)
-	}
+	valid := b.Valid()
+	lo.X, hi.X = along(b, false, valid)
+	lo.Y, hi.Y = along(b, true, valid)
 	ok = f32.Finite(lo.X) && f32.Finite(hi.X) && f32.Finite(lo.Y) && f32.Finite(hi.Y)
 	return lo, hi, ok
+}
+
+// Along returns b's bounds on one coordinate, y or x: Interval's for a
+// valid box (obb.Box.Valid), Irregular's for another.
+func Along(b obb.Box, y bool) (lo, hi float32) { return along(b, y, b.Valid()) }
+
+func along(b obb.Box, y, valid bool) (lo, hi float32) {
+	c, u, v := b.Center.X, b.Axis.X, b.Axis.Y // extent along x: hx·|ux| + hy·|uy|
+	if y {
+		c, u, v = b.Center.Y, b.Axis.Y, b.Axis.X // along y: hx·|uy| + hy·|ux|
+	}
+	if valid {
+		return Interval(float64(c), float64(b.Half.X), float64(b.Half.Y), float64(u), float64(v))
+	}
+	return Irregular(c, b.Half.X, b.Half.Y, u, v)
 }

@@ -2,7 +2,6 @@ package pairs
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/soa"
@@ -51,10 +50,7 @@ func (f *Finder) Check(out []uint64, a, b *soa.Boxes, pairs []Pair) error {
 	if len(pairs) == 0 {
 		return nil
 	}
-	// Pair is two int32s, I then J, with no padding: the list is already
-	// the interleaved index list the kernel reads.
-	ij := unsafe.Slice((*int32)(unsafe.Pointer(&pairs[0])), 2*len(pairs))
-	batch.Pairs(a, b, ij, out[:batch.Words(len(pairs))])
+	batch.Pairs(a, b, indexList(pairs), out[:batch.Words(len(pairs))])
 	return nil
 }
 

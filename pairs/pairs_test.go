@@ -376,6 +376,14 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		if n := pairs.Mallocs(c.runs, func() { dst, _ = f.Filter(dst[:0], b, b, list) }); n != 0 {
 			t.Errorf("Filter with %d workers: %d allocations in %d steady-state passes", c.workers, n, c.runs)
 		}
+		ms, _ := f.Collide(nil, b, b, list, 0)
+		if n := pairs.Mallocs(c.runs, func() { ms, _ = f.Collide(ms[:0], b, b, list, 0) }); n != 0 {
+			t.Errorf("Collide: %d allocations in %d steady-state passes", n, c.runs)
+		}
+		cs, _ := f.Contacts(nil, b, b, list, 0)
+		if n := pairs.Mallocs(c.runs, func() { cs, _ = f.Contacts(cs[:0], b, b, list, 0) }); n != 0 {
+			t.Errorf("Contacts: %d allocations in %d steady-state passes", n, c.runs)
+		}
 	}
 }
 

@@ -34,6 +34,11 @@ func main() {
 		DATA(4*i, U32(uint32(i)))
 	}
 
+	pairIndex = GLOBL("pairindex", RODATA|NOPTR)
+	for i := 0; i < 32; i++ { // the assembler wants DATA in address order
+		DATA(4*i, U32(uint32(2*(i%16)+i/16)))
+	}
+
 	avx2 := width{name: "AVX2", lanes: 8}
 	avx512 := width{name: "AVX512", lanes: 16, avx512: true}
 	for _, w := range []width{avx2, avx512} {
@@ -45,6 +50,11 @@ func main() {
 	}
 	for _, w := range []width{avx2, avx512} {
 		sweepKernel(w)
+	}
+	collideConsts()
+	for _, w := range []width{avx2, avx512} {
+		collideKernel(w)
+		collidePairsKernel(w)
 	}
 	header.Generate("go generate ./internal/batch")
 }

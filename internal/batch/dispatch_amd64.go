@@ -7,18 +7,20 @@ import (
 
 	"golang.org/x/sys/cpu"
 
+	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
 
 //go:generate go run -C ../../gen ./kernel -out ../internal/batch/kernels_amd64.s -stubs ../internal/batch/kernels_amd64.go -pkg batch
 
-// The assembly kernels use BMI2 (SHLX, BZHI) to place each group's bits.
+// The assembly kernels use BMI2 (SHLX, BZHI) to place each group's bits,
+// and the collide kernels POPCNT to count the pairs they leave to Go.
 // x/sys/cpu reports AVX2 and AVX-512F only when the OS saves the YMM and
 // ZMM state, and honours GODEBUG=cpu.avx2=off, cpu.avx512f=off and
 // cpu.bmi2=off. The AVX-512 kernels also require AVX2, so that
 // GODEBUG=cpu.avx2=off turns all assembly off.
 var (
-	haveAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasBMI2
+	haveAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
 	haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F
 )
 
@@ -82,4 +84,65 @@ func pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
 // little-endian machine.
 func hitWords(out []Hit) []uint64 {
 	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(out))), len(out))
+}
+
+// collideColumns runs the collide kernel on n pairs laid out as columns
+// and finishes in Go the pairs it leaves, marked by Count -1: those whose
+// first reference face fails the clip, and those with a NaN in their
+// manifold.
+func collideColumns(cols []float32, n int, margin float32, out []obb.Manifold) {
+	var left int
+	switch current.Load() {
+	case AVX512:
+		left = collideAVX512(cols, n, margin, manifoldWords(out))
+	case AVX2:
+		left = collideAVX2(cols, n, margin, manifoldWords(out))
+	default:
+		collideGeneric(cols, n, margin, out)
+		return
+	}
+	for k := 0; left > 0; k++ {
+		if out[k].Count < 0 {
+			out[k] = collideAt(cols, n, k, margin)
+			left--
+		}
+	}
+}
+
+// collidePairs runs the gathering collide kernel on the whole groups of
+// pairs and finishes in Go the pairs it leaves; the last pairs, fewer than
+// a group, go through collideGrouped.
+func collidePairs(a, b *soa.Boxes, ij []int32, margin float32, out []obb.Manifold) {
+	n, whole, left := len(out), 0, 0
+	switch current.Load() {
+	case AVX512:
+		if whole = n &^ 15; whole > 0 {
+			left = collidePairsAVX512(a.CX, a.CY, a.UX, a.UY, a.HX, a.HY, b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, ij[:2*whole], margin, manifoldWords(out[:whole]))
+		}
+	case AVX2:
+		if whole = n &^ 7; whole > 0 {
+			left = collidePairsAVX2(a.CX, a.CY, a.UX, a.UY, a.HX, a.HY, b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, ij[:2*whole], margin, manifoldWords(out[:whole]))
+		}
+	default:
+		collidePairsGeneric(a, b, ij, margin, out)
+		return
+	}
+	for k := 0; left > 0; k++ {
+		if out[k].Count < 0 {
+			out[k] = boxAt(a, ij[2*k]).Collide(boxAt(b, ij[2*k+1]), margin)
+			left--
+		}
+	}
+	if whole < n {
+		collideGrouped(a, b, ij[2*whole:], margin, out[whole:])
+	}
+}
+
+// The collide kernels write an obb.Manifold as six 8-byte words: the
+// normal, the count, and each point's position, then separation and ID.
+// The size is checked here; TestManifoldLayout checks the offsets.
+const _ = -uint(unsafe.Sizeof(obb.Manifold{}) ^ 48)
+
+func manifoldWords(out []obb.Manifold) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(out))), 6*len(out))
 }

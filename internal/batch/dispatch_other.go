@@ -2,7 +2,10 @@
 
 package batch
 
-import "github.com/obb2d/obb2d/soa"
+import (
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
+)
 
 // Without the amd64 assembly, Go is the only implementation and every
 // kernel is its Go form.
@@ -28,4 +31,12 @@ func sweep(b *soa.Boxes, lo, hi, reach []float32, q, c, end int, out []Hit) (nex
 
 func pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
 	pairsGeneric(a, b, ij, 0, len(ij)/2, out)
+}
+
+func collideColumns(cols []float32, n int, margin float32, out []obb.Manifold) {
+	collideGeneric(cols, n, margin, out)
+}
+
+func collidePairs(a, b *soa.Boxes, ij []int32, margin float32, out []obb.Manifold) {
+	collidePairsGeneric(a, b, ij, margin, out)
 }

@@ -2,8 +2,9 @@
 // their implementation: one query box against many boxes ([Overlaps]), many
 // short runs each against its own query box behind a reach test
 // ([RunsPruned]), the narrow part of a sweep over a sorted set ([Sweep]),
-// and a list of candidate pairs ([Pairs]). Package kernel wraps Overlaps
-// for users; package pairs drives the others.
+// a list of candidate pairs ([Pairs]), and the contact manifolds of a pair
+// list ([Collide], [CollideColumns]). Package kernel wraps Overlaps for
+// users; packages pairs and world drive the others.
 //
 // Every kernel computes, for each pair of boxes it decides, exactly the bit
 // obb.Box.Overlaps gives: the same float32 operations in the same order
@@ -11,7 +12,10 @@
 // quiet ordered comparisons and |x| by clearing the sign bit, so results are
 // identical bit for bit on every CPU and for every input, NaN included.
 // RunsPruned and Sweep report a pair only when it also passes their reach
-// test, the same on every CPU too.
+// test, the same on every CPU too. The collide kernels compute, lane by
+// lane, the operations of obb.Box.Collide in its order, its branches as
+// blends; a pair whose first reference face fails the clip is finished in
+// Go.
 //
 // # Implementations
 //
@@ -39,5 +43,7 @@
 // read a run's last group in place when the whole group lies inside the
 // columns (the lanes past the run's end are then cleared), and with masked
 // loads when it would cross the columns' end. The guard-page tests put an
-// inaccessible page right after every column and output.
+// inaccessible page right after every column and output. The collide
+// kernels write a manifold's six words for each pair of a group, and for
+// the pairs of a last, partial group only.
 package batch

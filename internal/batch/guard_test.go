@@ -13,6 +13,7 @@ import (
 
 	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/testkit"
+	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
 
@@ -194,6 +195,73 @@ func TestSweepGuardPages(t *testing.T) {
 				}
 				if !slices.Equal(got, want) {
 					t.Fatalf("Sweep of %d boxes, %s before the guard page: %d hits, want %d", n, where, len(got), len(want))
+				}
+			}
+		}
+	})
+}
+
+// TestCollidePairGuardPages places each of the twelve columns of the two
+// sets, the pair list and the output of Collide right before an unreadable
+// page, with pairs that name the last box of each set, for every pair
+// count up to three AVX-512 groups: the gathering kernels read whole
+// groups of the list, and the last pairs go through the column kernel.
+func TestCollidePairGuardPages(t *testing.T) {
+	g := testkit.NewGuarded(t, 64<<10)
+	r := rand.New(rand.NewPCG(41, 42))
+	call := func(a, b *soa.Boxes, list []int32, out []uint64) {
+		batch.Collide(a, b, list, 0.01, unsafe.Slice((*obb.Manifold)(unsafe.Pointer(&out[0])), len(out)/6))
+	}
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 1; n <= 3*16+1; n++ {
+			a, b := testkit.HostileSet(r, 1+r.IntN(40)), testkit.RandomSet(r, 1+r.IntN(40))
+			ij := randomPairs(r, n, a.Len(), b.Len())
+			want := make([]obb.Manifold, n)
+			for k := range want {
+				want[k] = a.At(int(ij[2*k])).Collide(b.At(int(ij[2*k+1])), 0.01)
+			}
+			wantWords := slices.Clone(unsafe.Slice((*uint64)(unsafe.Pointer(&want[0])), 6*n))
+			for place := 0; place < twoSetPlaces; place++ {
+				checkTwoSetsGuarded(t, g, place, fmt.Sprintf("%d manifolds", n), *a, *b, ij, wantWords, call)
+			}
+		}
+	})
+}
+
+// TestCollideGuardPages places the pair columns, then the output, right
+// before an unreadable page, for every pair count up to three AVX-512
+// groups, so that the last group of every length would cross the end: the
+// kernels must load the last pairs with masked loads and write only the
+// manifolds asked for. The twelve columns are one slice, the last column
+// at its end.
+func TestCollideGuardPages(t *testing.T) {
+	g := testkit.NewGuarded(t, 64<<10)
+	r := rand.New(rand.NewPCG(39, 40))
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 1; n <= 3*16+1; n++ {
+			ps := contactPairs(r, n, true)
+			want := make([]obb.Manifold, n)
+			for k, p := range ps {
+				want[k] = p.A.Collide(p.B, 0.01)
+			}
+			for _, where := range []string{"columns", "output"} {
+				cols, out := pairColumns(ps), make([]obb.Manifold, n)
+				if where == "columns" {
+					cols = g.FloatsCopy(cols)
+				} else {
+					words := g.WordsAtEnd(6 * n)
+					clear(words)
+					out = unsafe.Slice((*obb.Manifold)(unsafe.Pointer(&words[0])), n)
+				}
+				if err := testkit.Fault(func() { batch.CollideColumns(cols, n, 0.01, out) }); err != nil {
+					t.Fatalf("%d pairs, %s before the guard page: %v", n, where, err)
+				}
+				for k := range want {
+					if manifoldBits(&out[k]) != manifoldBits(&want[k]) {
+						t.Fatalf("%d pairs, %s before the guard page: manifold %d is %+v, want %+v", n, where, k, out[k], want[k])
+					}
 				}
 			}
 		}

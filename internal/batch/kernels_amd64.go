@@ -67,3 +67,45 @@ func sweepAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []floa
 //
 //go:noescape
 func sweepAVX512(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, reach []float32, lo []float32, hi []float32, q int, c int, end int, out []uint64) (nextQ int, nextC int, candidates int, hits int)
+
+// collideAVX2 writes the manifolds of n pairs, 8 per step: column c
+// of the pairs is cols[c*n : (c+1)*n], in the order a.cx, a.cy, a.ux,
+// a.uy, a.hx, a.hy, b.cx, ..., b.hy, and the manifold of pair k fills
+// out[6k : 6k+6] as an obb.Manifold's words. It returns how many pairs
+// it left to Go, whose Count it sets to -1. The caller guarantees
+// n > 0, len(cols) >= 12n and len(out) >= 6n; the CPU must have BMI2
+// and POPCNT.
+//
+//go:noescape
+func collideAVX2(cols []float32, n int, margin float32, out []uint64) int
+
+// collidePairsAVX2 writes the manifold of box ij[2k] of a and box ij[2k+1]
+// of b into out[6k : 6k+6] as an obb.Manifold's words, like collideAVX2,
+// gathering the boxes' fields, 8 pairs per step. It returns how many
+// pairs it left to Go, whose Count it sets to -1. The caller guarantees
+// len(ij) is a positive multiple of 16, every index is inside its
+// columns, and len(out) >= 3*len(ij); the CPU must have BMI2 and POPCNT.
+//
+//go:noescape
+func collidePairsAVX2(acx []float32, acy []float32, aux []float32, auy []float32, ahx []float32, ahy []float32, bcx []float32, bcy []float32, bux []float32, buy []float32, bhx []float32, bhy []float32, ij []int32, margin float32, out []uint64) int
+
+// collideAVX512 writes the manifolds of n pairs, 16 per step: column c
+// of the pairs is cols[c*n : (c+1)*n], in the order a.cx, a.cy, a.ux,
+// a.uy, a.hx, a.hy, b.cx, ..., b.hy, and the manifold of pair k fills
+// out[6k : 6k+6] as an obb.Manifold's words. It returns how many pairs
+// it left to Go, whose Count it sets to -1. The caller guarantees
+// n > 0, len(cols) >= 12n and len(out) >= 6n; the CPU must have BMI2
+// and POPCNT.
+//
+//go:noescape
+func collideAVX512(cols []float32, n int, margin float32, out []uint64) int
+
+// collidePairsAVX512 writes the manifold of box ij[2k] of a and box ij[2k+1]
+// of b into out[6k : 6k+6] as an obb.Manifold's words, like collideAVX512,
+// gathering the boxes' fields, 16 pairs per step. It returns how many
+// pairs it left to Go, whose Count it sets to -1. The caller guarantees
+// len(ij) is a positive multiple of 32, every index is inside its
+// columns, and len(out) >= 3*len(ij); the CPU must have BMI2 and POPCNT.
+//
+//go:noescape
+func collidePairsAVX512(acx []float32, acy []float32, aux []float32, auy []float32, ahx []float32, ahy []float32, bcx []float32, bcy []float32, bux []float32, buy []float32, bhx []float32, bhy []float32, ij []int32, margin float32, out []uint64) int

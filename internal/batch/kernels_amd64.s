@@ -17,6 +17,40 @@ DATA laneindex<>+24(SB)/4, $0x00000006
 DATA laneindex<>+28(SB)/4, $0x00000007
 GLOBL laneindex<>(SB), RODATA|NOPTR, $32
 
+DATA pairindex<>+0(SB)/4, $0x00000000
+DATA pairindex<>+4(SB)/4, $0x00000002
+DATA pairindex<>+8(SB)/4, $0x00000004
+DATA pairindex<>+12(SB)/4, $0x00000006
+DATA pairindex<>+16(SB)/4, $0x00000008
+DATA pairindex<>+20(SB)/4, $0x0000000a
+DATA pairindex<>+24(SB)/4, $0x0000000c
+DATA pairindex<>+28(SB)/4, $0x0000000e
+DATA pairindex<>+32(SB)/4, $0x00000010
+DATA pairindex<>+36(SB)/4, $0x00000012
+DATA pairindex<>+40(SB)/4, $0x00000014
+DATA pairindex<>+44(SB)/4, $0x00000016
+DATA pairindex<>+48(SB)/4, $0x00000018
+DATA pairindex<>+52(SB)/4, $0x0000001a
+DATA pairindex<>+56(SB)/4, $0x0000001c
+DATA pairindex<>+60(SB)/4, $0x0000001e
+DATA pairindex<>+64(SB)/4, $0x00000001
+DATA pairindex<>+68(SB)/4, $0x00000003
+DATA pairindex<>+72(SB)/4, $0x00000005
+DATA pairindex<>+76(SB)/4, $0x00000007
+DATA pairindex<>+80(SB)/4, $0x00000009
+DATA pairindex<>+84(SB)/4, $0x0000000b
+DATA pairindex<>+88(SB)/4, $0x0000000d
+DATA pairindex<>+92(SB)/4, $0x0000000f
+DATA pairindex<>+96(SB)/4, $0x00000011
+DATA pairindex<>+100(SB)/4, $0x00000013
+DATA pairindex<>+104(SB)/4, $0x00000015
+DATA pairindex<>+108(SB)/4, $0x00000017
+DATA pairindex<>+112(SB)/4, $0x00000019
+DATA pairindex<>+116(SB)/4, $0x0000001b
+DATA pairindex<>+120(SB)/4, $0x0000001d
+DATA pairindex<>+124(SB)/4, $0x0000001f
+GLOBL pairindex<>(SB), RODATA|NOPTR, $128
+
 // func overlapsAVX2(qcx float32, qcy float32, qux float32, quy float32, qhx float32, qhy float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, out []uint64)
 // Requires: AVX, AVX2, BMI2, MMX+
 TEXT ·overlapsAVX2(SB), NOSPLIT, $192-192
@@ -2468,5 +2502,4371 @@ done:
 	SUBQ AX, R10
 	SHRQ $0x03, R10
 	MOVQ R10, hits+288(FP)
+	VZEROUPPER
+	RET
+
+DATA collideconst<>+0(SB)/4, $0x80000000
+DATA collideconst<>+4(SB)/4, $0x80000000
+DATA collideconst<>+8(SB)/4, $0x80000000
+DATA collideconst<>+12(SB)/4, $0x80000000
+DATA collideconst<>+16(SB)/4, $0x80000000
+DATA collideconst<>+20(SB)/4, $0x80000000
+DATA collideconst<>+24(SB)/4, $0x80000000
+DATA collideconst<>+28(SB)/4, $0x80000000
+DATA collideconst<>+32(SB)/4, $0x80000000
+DATA collideconst<>+36(SB)/4, $0x80000000
+DATA collideconst<>+40(SB)/4, $0x80000000
+DATA collideconst<>+44(SB)/4, $0x80000000
+DATA collideconst<>+48(SB)/4, $0x80000000
+DATA collideconst<>+52(SB)/4, $0x80000000
+DATA collideconst<>+56(SB)/4, $0x80000000
+DATA collideconst<>+60(SB)/4, $0x80000000
+DATA collideconst<>+64(SB)/4, $0x7fffffff
+DATA collideconst<>+68(SB)/4, $0x7fffffff
+DATA collideconst<>+72(SB)/4, $0x7fffffff
+DATA collideconst<>+76(SB)/4, $0x7fffffff
+DATA collideconst<>+80(SB)/4, $0x7fffffff
+DATA collideconst<>+84(SB)/4, $0x7fffffff
+DATA collideconst<>+88(SB)/4, $0x7fffffff
+DATA collideconst<>+92(SB)/4, $0x7fffffff
+DATA collideconst<>+96(SB)/4, $0x7fffffff
+DATA collideconst<>+100(SB)/4, $0x7fffffff
+DATA collideconst<>+104(SB)/4, $0x7fffffff
+DATA collideconst<>+108(SB)/4, $0x7fffffff
+DATA collideconst<>+112(SB)/4, $0x7fffffff
+DATA collideconst<>+116(SB)/4, $0x7fffffff
+DATA collideconst<>+120(SB)/4, $0x7fffffff
+DATA collideconst<>+124(SB)/4, $0x7fffffff
+DATA collideconst<>+128(SB)/4, $0x00000000
+DATA collideconst<>+132(SB)/4, $0x00000000
+DATA collideconst<>+136(SB)/4, $0x00000000
+DATA collideconst<>+140(SB)/4, $0x00000000
+DATA collideconst<>+144(SB)/4, $0x00000000
+DATA collideconst<>+148(SB)/4, $0x00000000
+DATA collideconst<>+152(SB)/4, $0x00000000
+DATA collideconst<>+156(SB)/4, $0x00000000
+DATA collideconst<>+160(SB)/4, $0x00000000
+DATA collideconst<>+164(SB)/4, $0x00000000
+DATA collideconst<>+168(SB)/4, $0x00000000
+DATA collideconst<>+172(SB)/4, $0x00000000
+DATA collideconst<>+176(SB)/4, $0x00000000
+DATA collideconst<>+180(SB)/4, $0x00000000
+DATA collideconst<>+184(SB)/4, $0x00000000
+DATA collideconst<>+188(SB)/4, $0x00000000
+DATA collideconst<>+192(SB)/4, $0x00000001
+DATA collideconst<>+196(SB)/4, $0x00000001
+DATA collideconst<>+200(SB)/4, $0x00000001
+DATA collideconst<>+204(SB)/4, $0x00000001
+DATA collideconst<>+208(SB)/4, $0x00000001
+DATA collideconst<>+212(SB)/4, $0x00000001
+DATA collideconst<>+216(SB)/4, $0x00000001
+DATA collideconst<>+220(SB)/4, $0x00000001
+DATA collideconst<>+224(SB)/4, $0x00000001
+DATA collideconst<>+228(SB)/4, $0x00000001
+DATA collideconst<>+232(SB)/4, $0x00000001
+DATA collideconst<>+236(SB)/4, $0x00000001
+DATA collideconst<>+240(SB)/4, $0x00000001
+DATA collideconst<>+244(SB)/4, $0x00000001
+DATA collideconst<>+248(SB)/4, $0x00000001
+DATA collideconst<>+252(SB)/4, $0x00000001
+DATA collideconst<>+256(SB)/4, $0x00000002
+DATA collideconst<>+260(SB)/4, $0x00000002
+DATA collideconst<>+264(SB)/4, $0x00000002
+DATA collideconst<>+268(SB)/4, $0x00000002
+DATA collideconst<>+272(SB)/4, $0x00000002
+DATA collideconst<>+276(SB)/4, $0x00000002
+DATA collideconst<>+280(SB)/4, $0x00000002
+DATA collideconst<>+284(SB)/4, $0x00000002
+DATA collideconst<>+288(SB)/4, $0x00000002
+DATA collideconst<>+292(SB)/4, $0x00000002
+DATA collideconst<>+296(SB)/4, $0x00000002
+DATA collideconst<>+300(SB)/4, $0x00000002
+DATA collideconst<>+304(SB)/4, $0x00000002
+DATA collideconst<>+308(SB)/4, $0x00000002
+DATA collideconst<>+312(SB)/4, $0x00000002
+DATA collideconst<>+316(SB)/4, $0x00000002
+DATA collideconst<>+320(SB)/4, $0x00000003
+DATA collideconst<>+324(SB)/4, $0x00000003
+DATA collideconst<>+328(SB)/4, $0x00000003
+DATA collideconst<>+332(SB)/4, $0x00000003
+DATA collideconst<>+336(SB)/4, $0x00000003
+DATA collideconst<>+340(SB)/4, $0x00000003
+DATA collideconst<>+344(SB)/4, $0x00000003
+DATA collideconst<>+348(SB)/4, $0x00000003
+DATA collideconst<>+352(SB)/4, $0x00000003
+DATA collideconst<>+356(SB)/4, $0x00000003
+DATA collideconst<>+360(SB)/4, $0x00000003
+DATA collideconst<>+364(SB)/4, $0x00000003
+DATA collideconst<>+368(SB)/4, $0x00000003
+DATA collideconst<>+372(SB)/4, $0x00000003
+DATA collideconst<>+376(SB)/4, $0x00000003
+DATA collideconst<>+380(SB)/4, $0x00000003
+DATA collideconst<>+384(SB)/4, $0x3f000000
+DATA collideconst<>+388(SB)/4, $0x3f000000
+DATA collideconst<>+392(SB)/4, $0x3f000000
+DATA collideconst<>+396(SB)/4, $0x3f000000
+DATA collideconst<>+400(SB)/4, $0x3f000000
+DATA collideconst<>+404(SB)/4, $0x3f000000
+DATA collideconst<>+408(SB)/4, $0x3f000000
+DATA collideconst<>+412(SB)/4, $0x3f000000
+DATA collideconst<>+416(SB)/4, $0x3f000000
+DATA collideconst<>+420(SB)/4, $0x3f000000
+DATA collideconst<>+424(SB)/4, $0x3f000000
+DATA collideconst<>+428(SB)/4, $0x3f000000
+DATA collideconst<>+432(SB)/4, $0x3f000000
+DATA collideconst<>+436(SB)/4, $0x3f000000
+DATA collideconst<>+440(SB)/4, $0x3f000000
+DATA collideconst<>+444(SB)/4, $0x3f000000
+DATA collideconst<>+448(SB)/4, $0x3a800000
+DATA collideconst<>+452(SB)/4, $0x3a800000
+DATA collideconst<>+456(SB)/4, $0x3a800000
+DATA collideconst<>+460(SB)/4, $0x3a800000
+DATA collideconst<>+464(SB)/4, $0x3a800000
+DATA collideconst<>+468(SB)/4, $0x3a800000
+DATA collideconst<>+472(SB)/4, $0x3a800000
+DATA collideconst<>+476(SB)/4, $0x3a800000
+DATA collideconst<>+480(SB)/4, $0x3a800000
+DATA collideconst<>+484(SB)/4, $0x3a800000
+DATA collideconst<>+488(SB)/4, $0x3a800000
+DATA collideconst<>+492(SB)/4, $0x3a800000
+DATA collideconst<>+496(SB)/4, $0x3a800000
+DATA collideconst<>+500(SB)/4, $0x3a800000
+DATA collideconst<>+504(SB)/4, $0x3a800000
+DATA collideconst<>+508(SB)/4, $0x3a800000
+DATA collideconst<>+512(SB)/4, $0x00000100
+DATA collideconst<>+516(SB)/4, $0x00000100
+DATA collideconst<>+520(SB)/4, $0x00000100
+DATA collideconst<>+524(SB)/4, $0x00000100
+DATA collideconst<>+528(SB)/4, $0x00000100
+DATA collideconst<>+532(SB)/4, $0x00000100
+DATA collideconst<>+536(SB)/4, $0x00000100
+DATA collideconst<>+540(SB)/4, $0x00000100
+DATA collideconst<>+544(SB)/4, $0x00000100
+DATA collideconst<>+548(SB)/4, $0x00000100
+DATA collideconst<>+552(SB)/4, $0x00000100
+DATA collideconst<>+556(SB)/4, $0x00000100
+DATA collideconst<>+560(SB)/4, $0x00000100
+DATA collideconst<>+564(SB)/4, $0x00000100
+DATA collideconst<>+568(SB)/4, $0x00000100
+DATA collideconst<>+572(SB)/4, $0x00000100
+DATA collideconst<>+576(SB)/4, $0x00000200
+DATA collideconst<>+580(SB)/4, $0x00000200
+DATA collideconst<>+584(SB)/4, $0x00000200
+DATA collideconst<>+588(SB)/4, $0x00000200
+DATA collideconst<>+592(SB)/4, $0x00000200
+DATA collideconst<>+596(SB)/4, $0x00000200
+DATA collideconst<>+600(SB)/4, $0x00000200
+DATA collideconst<>+604(SB)/4, $0x00000200
+DATA collideconst<>+608(SB)/4, $0x00000200
+DATA collideconst<>+612(SB)/4, $0x00000200
+DATA collideconst<>+616(SB)/4, $0x00000200
+DATA collideconst<>+620(SB)/4, $0x00000200
+DATA collideconst<>+624(SB)/4, $0x00000200
+DATA collideconst<>+628(SB)/4, $0x00000200
+DATA collideconst<>+632(SB)/4, $0x00000200
+DATA collideconst<>+636(SB)/4, $0x00000200
+DATA collideconst<>+640(SB)/4, $0x00010000
+DATA collideconst<>+644(SB)/4, $0x00010000
+DATA collideconst<>+648(SB)/4, $0x00010000
+DATA collideconst<>+652(SB)/4, $0x00010000
+DATA collideconst<>+656(SB)/4, $0x00010000
+DATA collideconst<>+660(SB)/4, $0x00010000
+DATA collideconst<>+664(SB)/4, $0x00010000
+DATA collideconst<>+668(SB)/4, $0x00010000
+DATA collideconst<>+672(SB)/4, $0x00010000
+DATA collideconst<>+676(SB)/4, $0x00010000
+DATA collideconst<>+680(SB)/4, $0x00010000
+DATA collideconst<>+684(SB)/4, $0x00010000
+DATA collideconst<>+688(SB)/4, $0x00010000
+DATA collideconst<>+692(SB)/4, $0x00010000
+DATA collideconst<>+696(SB)/4, $0x00010000
+DATA collideconst<>+700(SB)/4, $0x00010000
+DATA collideconst<>+704(SB)/4, $0x00020000
+DATA collideconst<>+708(SB)/4, $0x00020000
+DATA collideconst<>+712(SB)/4, $0x00020000
+DATA collideconst<>+716(SB)/4, $0x00020000
+DATA collideconst<>+720(SB)/4, $0x00020000
+DATA collideconst<>+724(SB)/4, $0x00020000
+DATA collideconst<>+728(SB)/4, $0x00020000
+DATA collideconst<>+732(SB)/4, $0x00020000
+DATA collideconst<>+736(SB)/4, $0x00020000
+DATA collideconst<>+740(SB)/4, $0x00020000
+DATA collideconst<>+744(SB)/4, $0x00020000
+DATA collideconst<>+748(SB)/4, $0x00020000
+DATA collideconst<>+752(SB)/4, $0x00020000
+DATA collideconst<>+756(SB)/4, $0x00020000
+DATA collideconst<>+760(SB)/4, $0x00020000
+DATA collideconst<>+764(SB)/4, $0x00020000
+DATA collideconst<>+768(SB)/4, $0x01000000
+DATA collideconst<>+772(SB)/4, $0x01000000
+DATA collideconst<>+776(SB)/4, $0x01000000
+DATA collideconst<>+780(SB)/4, $0x01000000
+DATA collideconst<>+784(SB)/4, $0x01000000
+DATA collideconst<>+788(SB)/4, $0x01000000
+DATA collideconst<>+792(SB)/4, $0x01000000
+DATA collideconst<>+796(SB)/4, $0x01000000
+DATA collideconst<>+800(SB)/4, $0x01000000
+DATA collideconst<>+804(SB)/4, $0x01000000
+DATA collideconst<>+808(SB)/4, $0x01000000
+DATA collideconst<>+812(SB)/4, $0x01000000
+DATA collideconst<>+816(SB)/4, $0x01000000
+DATA collideconst<>+820(SB)/4, $0x01000000
+DATA collideconst<>+824(SB)/4, $0x01000000
+DATA collideconst<>+828(SB)/4, $0x01000000
+DATA collideconst<>+832(SB)/4, $0xffffffff
+DATA collideconst<>+836(SB)/4, $0xffffffff
+DATA collideconst<>+840(SB)/4, $0xffffffff
+DATA collideconst<>+844(SB)/4, $0xffffffff
+DATA collideconst<>+848(SB)/4, $0xffffffff
+DATA collideconst<>+852(SB)/4, $0xffffffff
+DATA collideconst<>+856(SB)/4, $0xffffffff
+DATA collideconst<>+860(SB)/4, $0xffffffff
+DATA collideconst<>+864(SB)/4, $0xffffffff
+DATA collideconst<>+868(SB)/4, $0xffffffff
+DATA collideconst<>+872(SB)/4, $0xffffffff
+DATA collideconst<>+876(SB)/4, $0xffffffff
+DATA collideconst<>+880(SB)/4, $0xffffffff
+DATA collideconst<>+884(SB)/4, $0xffffffff
+DATA collideconst<>+888(SB)/4, $0xffffffff
+DATA collideconst<>+892(SB)/4, $0xffffffff
+GLOBL collideconst<>(SB), RODATA|NOPTR, $896
+
+// func collideAVX2(cols []float32, n int, margin float32, out []uint64) int
+// Requires: AVX, AVX2, BMI2, POPCNT
+TEXT ·collideAVX2(SB), $4384-72
+	MOVQ         n+24(FP), AX
+	MOVQ         cols_base+0(FP), CX
+	MOVQ         out_base+40(FP), DX
+	VBROADCASTSS margin+32(FP), Y0
+	VMOVUPS      Y0, (SP)
+
+	// Column c is at p[c/3] + (c%3)*stride, stride = 4n bytes.
+	MOVQ AX, BX
+	SHLQ $0x02, BX
+	LEAQ (CX)(BX*2), SI
+	ADDQ BX, SI
+	LEAQ (SI)(BX*2), DI
+	ADDQ BX, DI
+	LEAQ (DI)(BX*2), R8
+	ADDQ BX, R8
+	XORQ R9, R9
+
+loop:
+	CMPQ AX, $0x00000008
+	JB   tail
+
+	// The separating-axis test, as Overlaps computes it.
+	VMOVUPS (DI), Y0
+	VSUBPS  (CX), Y0, Y0
+	VMOVUPS (DI)(BX*1), Y1
+	VSUBPS  (CX)(BX*1), Y1, Y1
+	VMOVUPS (CX)(BX*2), Y2
+	VMULPS  (DI)(BX*2), Y2, Y2
+	VMOVUPS (SI), Y3
+	VMULPS  (R8), Y3, Y3
+	VADDPS  Y3, Y2, Y2
+	VMOVUPS Y2, 32(SP)
+	VMOVUPS (CX)(BX*2), Y2
+	VMULPS  (R8), Y2, Y2
+	VMOVUPS (SI), Y3
+	VMULPS  (DI)(BX*2), Y3, Y3
+	VSUBPS  Y3, Y2, Y2
+	VMOVUPS Y2, 64(SP)
+	VMOVUPS 32(SP), Y2
+	VANDPS  collideconst<>+64(SB), Y2, Y2
+	VMOVUPS 64(SP), Y3
+	VANDPS  collideconst<>+64(SB), Y3, Y3
+	VMULPS  (CX)(BX*2), Y0, Y4
+	VMULPS  (SI), Y1, Y5
+	VADDPS  Y5, Y4, Y4
+	VMOVUPS Y4, 96(SP)
+	VMOVUPS 96(SP), Y4
+	VANDPS  collideconst<>+64(SB), Y4, Y4
+	VMOVUPS (R8)(BX*1), Y5
+	VMULPS  Y2, Y5, Y5
+	VMOVUPS (R8)(BX*2), Y6
+	VMULPS  Y3, Y6, Y6
+	VADDPS  Y6, Y5, Y5
+	VMOVUPS (SI)(BX*1), Y6
+	VADDPS  Y5, Y6, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 128(SP)
+	VMULPS  (CX)(BX*2), Y1, Y4
+	VMULPS  (SI), Y0, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 160(SP)
+	VMOVUPS 160(SP), Y4
+	VANDPS  collideconst<>+64(SB), Y4, Y4
+	VMOVUPS (R8)(BX*1), Y5
+	VMULPS  Y3, Y5, Y5
+	VMOVUPS (R8)(BX*2), Y6
+	VMULPS  Y2, Y6, Y6
+	VADDPS  Y6, Y5, Y5
+	VMOVUPS (SI)(BX*2), Y6
+	VADDPS  Y5, Y6, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 192(SP)
+	VMULPS  (DI)(BX*2), Y0, Y4
+	VMULPS  (R8), Y1, Y5
+	VADDPS  Y5, Y4, Y4
+	VMOVUPS Y4, 224(SP)
+	VMOVUPS 224(SP), Y4
+	VANDPS  collideconst<>+64(SB), Y4, Y4
+	VMOVUPS (SI)(BX*1), Y5
+	VMULPS  Y2, Y5, Y5
+	VMOVUPS (SI)(BX*2), Y6
+	VMULPS  Y3, Y6, Y6
+	VADDPS  Y6, Y5, Y5
+	VMOVUPS (R8)(BX*1), Y6
+	VADDPS  Y5, Y6, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 256(SP)
+	VMULPS  (DI)(BX*2), Y1, Y1
+	VMULPS  (R8), Y0, Y0
+	VSUBPS  Y0, Y1, Y0
+	VMOVUPS Y0, 288(SP)
+	VMOVUPS 288(SP), Y0
+	VANDPS  collideconst<>+64(SB), Y0, Y0
+	VMOVUPS (SI)(BX*1), Y1
+	VMULPS  Y3, Y1, Y1
+	VMOVUPS (SI)(BX*2), Y3
+	VMULPS  Y2, Y3, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS (R8)(BX*2), Y2
+	VADDPS  Y1, Y2, Y1
+	VSUBPS  Y1, Y0, Y0
+	VMOVUPS Y0, 320(SP)
+
+	// hit: every sep_k <= margin, which is max(...) <= margin and false on NaN.
+	VMOVUPS 128(SP), Y0
+	VCMPPS  $0x12, (SP), Y0, Y0
+	VMOVUPS 192(SP), Y1
+	VCMPPS  $0x12, (SP), Y1, Y1
+	VANDPS  Y0, Y1, Y0
+	VMOVUPS 256(SP), Y1
+	VCMPPS  $0x12, (SP), Y1, Y1
+	VMOVUPS 320(SP), Y2
+	VCMPPS  $0x12, (SP), Y2, Y2
+	VANDPS  Y1, Y2, Y1
+	VANDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 352(SP)
+
+	// The reference box: b when sepB > sepA + tol, and its axis.
+	VMOVUPS   (SI)(BX*1), Y0
+	VADDPS    (SI)(BX*2), Y0, Y0
+	VADDPS    (R8)(BX*1), Y0, Y0
+	VADDPS    (R8)(BX*2), Y0, Y0
+	VMOVUPS   collideconst<>+448(SB), Y1
+	VMULPS    Y0, Y1, Y0
+	VMOVUPS   256(SP), Y1
+	VMAXPS    320(SP), Y1, Y1
+	VMOVUPS   128(SP), Y2
+	VMAXPS    192(SP), Y2, Y2
+	VADDPS    Y0, Y2, Y0
+	VCMPPS    $0x1e, Y0, Y1, Y0
+	VMOVUPS   Y0, 384(SP)
+	VMOVUPS   192(SP), Y0
+	VCMPPS    $0x1e, 128(SP), Y0, Y0
+	VMOVUPS   320(SP), Y1
+	VCMPPS    $0x1e, 256(SP), Y1, Y1
+	VMOVUPS   384(SP), Y2
+	VANDPS    Y2, Y1, Y1
+	VMOVUPS   384(SP), Y2
+	VANDNPS   Y0, Y2, Y0
+	VORPS     Y1, Y0, Y0
+	VMOVUPS   Y0, 416(SP)
+	VMOVUPS   384(SP), Y0
+	VANDPS    collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   Y0, 448(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   384(SP), Y1
+	VMOVUPS   160(SP), Y2
+	VBLENDVPS Y1, 288(SP), Y2, Y1
+	VMOVUPS   384(SP), Y2
+	VMOVUPS   96(SP), Y3
+	VBLENDVPS Y2, 224(SP), Y3, Y2
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVUPS   416(SP), Y1
+	VMOVUPS   384(SP), Y2
+	VMOVUPS   96(SP), Y3
+	VBLENDVPS Y2, 224(SP), Y3, Y2
+	VMOVUPS   384(SP), Y3
+	VMOVUPS   160(SP), Y4
+	VBLENDVPS Y3, 288(SP), Y4, Y3
+	VBLENDVPS Y1, Y2, Y3, Y1
+	VXORPS    448(SP), Y0, Y0
+	VMOVUPS   Y0, 480(SP)
+	VXORPS    448(SP), Y1, Y0
+	VMOVUPS   Y0, 512(SP)
+	VMOVUPS   64(SP), Y0
+	VXORPS    448(SP), Y0, Y0
+	VMOVUPS   Y0, 544(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   (CX), Y1
+	VBLENDVPS Y0, (DI), Y1, Y0
+	VMOVUPS   Y0, 576(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   (CX)(BX*1), Y1
+	VBLENDVPS Y0, (DI)(BX*1), Y1, Y0
+	VMOVUPS   Y0, 608(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   (CX)(BX*2), Y1
+	VBLENDVPS Y0, (DI)(BX*2), Y1, Y0
+	VMOVUPS   Y0, 640(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   (SI), Y1
+	VBLENDVPS Y0, (R8), Y1, Y0
+	VMOVUPS   Y0, 672(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   (SI)(BX*1), Y1
+	VBLENDVPS Y0, (R8)(BX*1), Y1, Y0
+	VMOVUPS   Y0, 704(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   (SI)(BX*2), Y1
+	VBLENDVPS Y0, (R8)(BX*2), Y1, Y0
+	VMOVUPS   Y0, 736(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   (R8)(BX*1), Y1
+	VBLENDVPS Y0, (SI)(BX*1), Y1, Y0
+	VMOVUPS   Y0, 768(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   (R8)(BX*2), Y1
+	VBLENDVPS Y0, (SI)(BX*2), Y1, Y0
+	VMOVUPS   Y0, 800(SP)
+
+	// σ = +1 when pj >= 0, else -1; products with it are sign flips.
+	VMOVUPS   480(SP), Y0
+	VCMPPS    $0x1d, collideconst<>+128(SB), Y0, Y0
+	VMOVUPS   Y0, 832(SP)
+	VMOVUPS   832(SP), Y0
+	VANDNPS   collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   Y0, 864(SP)
+	VMOVUPS   32(SP), Y0
+	VXORPS    864(SP), Y0, Y0
+	VMOVUPS   544(SP), Y1
+	VXORPS    864(SP), Y1, Y1
+	VMOVUPS   416(SP), Y2
+	VANDPS    collideconst<>+0(SB), Y2, Y2
+	VMOVUPS   480(SP), Y3
+	VXORPS    864(SP), Y3, Y3
+	VMOVUPS   Y3, 896(SP)
+	VMOVUPS   512(SP), Y3
+	VXORPS    864(SP), Y3, Y3
+	VXORPS    Y2, Y3, Y2
+	VMOVUPS   Y2, 928(SP)
+	VMOVUPS   416(SP), Y2
+	VBLENDVPS Y2, Y1, Y0, Y2
+	VMOVUPS   Y2, 960(SP)
+	VMOVUPS   416(SP), Y2
+	VXORPS    collideconst<>+0(SB), Y0, Y0
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVUPS   Y0, 992(SP)
+	VMOVUPS   992(SP), Y0
+	VXORPS    collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   Y0, 1024(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   672(SP), Y1
+	VXORPS    collideconst<>+0(SB), Y1, Y1
+	VMOVUPS   640(SP), Y2
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VXORPS    864(SP), Y0, Y0
+	VMOVUPS   Y0, 1056(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   672(SP), Y1
+	VBLENDVPS Y0, 640(SP), Y1, Y0
+	VXORPS    864(SP), Y0, Y0
+	VMOVUPS   Y0, 1088(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   704(SP), Y1
+	VBLENDVPS Y0, 736(SP), Y1, Y0
+	VMOVUPS   Y0, 1120(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   736(SP), Y1
+	VBLENDVPS Y0, 704(SP), Y1, Y0
+	VMOVUPS   Y0, 1152(SP)
+	VMOVUPS   384(SP), Y0
+	VANDPS    collideconst<>+768(SB), Y0, Y0
+	VMOVUPS   416(SP), Y1
+	VANDPS    collideconst<>+640(SB), Y1, Y1
+	VORPS     Y1, Y0, Y0
+	VMOVUPS   832(SP), Y1
+	VANDNPS   collideconst<>+704(SB), Y1, Y1
+	VORPS     Y1, Y0, Y0
+	VMOVUPS   Y0, 1184(SP)
+
+	// The incident face: a u face when |uN| >= |vN|, the side opposing n.
+	VMOVUPS   960(SP), Y0
+	VANDPS    collideconst<>+64(SB), Y0, Y0
+	VMOVUPS   1024(SP), Y1
+	VANDPS    collideconst<>+64(SB), Y1, Y1
+	VCMPPS    $0x1d, Y1, Y0, Y0
+	VMOVUPS   Y0, 1216(SP)
+	VMOVUPS   1216(SP), Y0
+	VMOVUPS   800(SP), Y1
+	VBLENDVPS Y0, 768(SP), Y1, Y0
+	VMOVUPS   1216(SP), Y1
+	VMOVUPS   1024(SP), Y2
+	VBLENDVPS Y1, 960(SP), Y2, Y1
+	VMOVUPS   1216(SP), Y2
+	VMOVUPS   960(SP), Y3
+	VBLENDVPS Y2, 992(SP), Y3, Y2
+	VMOVUPS   1216(SP), Y3
+	VMOVUPS   768(SP), Y4
+	VBLENDVPS Y3, 800(SP), Y4, Y3
+	VMOVUPS   1216(SP), Y4
+	VMOVUPS   960(SP), Y5
+	VBLENDVPS Y4, 1024(SP), Y5, Y4
+	VMOVUPS   1216(SP), Y5
+	VMOVUPS   992(SP), Y6
+	VBLENDVPS Y5, 960(SP), Y6, Y5
+	VCMPPS    $0x1d, collideconst<>+128(SB), Y1, Y6
+	VMOVUPS   Y6, 1248(SP)
+	VMOVUPS   1248(SP), Y6
+	VANDPS    collideconst<>+0(SB), Y6, Y6
+	VMOVUPS   1216(SP), Y7
+	VANDNPS   collideconst<>+512(SB), Y7, Y7
+	VMOVUPS   1184(SP), Y8
+	VORPS     Y7, Y8, Y7
+	VMOVUPS   Y7, 1280(SP)
+	VMOVUPS   1248(SP), Y7
+	VANDPS    collideconst<>+576(SB), Y7, Y7
+	VMOVUPS   1280(SP), Y8
+	VORPS     Y7, Y8, Y7
+	VMOVUPS   Y7, 1312(SP)
+	VMULPS    Y1, Y0, Y1
+	VXORPS    Y6, Y1, Y1
+	VMOVUPS   896(SP), Y7
+	VADDPS    Y1, Y7, Y1
+	VMULPS    Y2, Y0, Y0
+	VXORPS    Y6, Y0, Y0
+	VMOVUPS   928(SP), Y2
+	VADDPS    Y0, Y2, Y0
+	VMULPS    Y4, Y3, Y2
+	VMULPS    Y5, Y3, Y3
+	VSUBPS    Y2, Y1, Y4
+	VSUBPS    Y3, Y0, Y5
+	VADDPS    Y2, Y1, Y1
+	VADDPS    Y3, Y0, Y0
+
+	// Order the corners by T.
+	VCMPPS    $0x11, Y5, Y0, Y2
+	VMOVUPS   Y2, 1344(SP)
+	VMOVUPS   1344(SP), Y2
+	VBLENDVPS Y2, Y1, Y4, Y2
+	VMOVUPS   Y2, 1376(SP)
+	VMOVUPS   1344(SP), Y2
+	VBLENDVPS Y2, Y0, Y5, Y2
+	VMOVUPS   Y2, 1408(SP)
+	VMOVUPS   1344(SP), Y2
+	VBLENDVPS Y2, Y4, Y1, Y1
+	VMOVUPS   Y1, 1440(SP)
+	VMOVUPS   1344(SP), Y1
+	VBLENDVPS Y1, Y5, Y0, Y0
+	VMOVUPS   Y0, 1472(SP)
+	VMOVUPS   1344(SP), Y0
+	VANDPS    collideconst<>+192(SB), Y0, Y0
+	VMOVUPS   Y0, 1504(SP)
+	VMOVUPS   1344(SP), Y0
+	VANDNPS   collideconst<>+192(SB), Y0, Y0
+	VMOVUPS   Y0, 1536(SP)
+	VMOVUPS   1152(SP), Y0
+	VXORPS    collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   1472(SP), Y1
+	VCMPPS    $0x1d, Y0, Y1, Y1
+	VMOVUPS   1408(SP), Y2
+	VCMPPS    $0x12, 1152(SP), Y2, Y2
+	VANDPS    Y1, Y2, Y1
+	VMOVUPS   Y1, 1568(SP)
+
+	// Clip the first corner to the lower side, then the second to the upper.
+	VMOVUPS   1408(SP), Y1
+	VCMPPS    $0x11, Y0, Y1, Y1
+	VMOVUPS   Y1, 1600(SP)
+	VSUBPS    1408(SP), Y0, Y1
+	VMOVUPS   1472(SP), Y2
+	VSUBPS    1408(SP), Y2, Y2
+	VDIVPS    Y2, Y1, Y1
+	VMOVUPS   1600(SP), Y2
+	VMOVUPS   1440(SP), Y3
+	VSUBPS    1376(SP), Y3, Y3
+	VMULPS    Y3, Y1, Y1
+	VMOVUPS   1376(SP), Y3
+	VADDPS    Y1, Y3, Y1
+	VMOVUPS   1376(SP), Y3
+	VBLENDVPS Y2, Y1, Y3, Y1
+	VMOVUPS   Y1, 1632(SP)
+	VMOVUPS   1600(SP), Y1
+	VMOVUPS   1408(SP), Y2
+	VBLENDVPS Y1, Y0, Y2, Y0
+	VMOVUPS   Y0, 1664(SP)
+	VMOVUPS   1600(SP), Y0
+	VMOVUPS   1504(SP), Y1
+	VBLENDVPS Y0, collideconst<>+256(SB), Y1, Y0
+	VMOVUPS   Y0, 1696(SP)
+	VMOVUPS   1472(SP), Y0
+	VCMPPS    $0x1e, 1152(SP), Y0, Y0
+	VMOVUPS   Y0, 1728(SP)
+	VMOVUPS   1152(SP), Y0
+	VSUBPS    1664(SP), Y0, Y0
+	VMOVUPS   1472(SP), Y1
+	VSUBPS    1664(SP), Y1, Y1
+	VDIVPS    Y1, Y0, Y0
+	VMOVUPS   1728(SP), Y1
+	VMOVUPS   1440(SP), Y2
+	VSUBPS    1632(SP), Y2, Y2
+	VMULPS    Y2, Y0, Y0
+	VMOVUPS   1632(SP), Y2
+	VADDPS    Y0, Y2, Y0
+	VMOVUPS   1440(SP), Y2
+	VBLENDVPS Y1, Y0, Y2, Y0
+	VMOVUPS   Y0, 1760(SP)
+	VMOVUPS   1728(SP), Y0
+	VMOVUPS   1472(SP), Y1
+	VBLENDVPS Y0, 1152(SP), Y1, Y0
+	VMOVUPS   Y0, 1792(SP)
+	VMOVUPS   1728(SP), Y0
+	VMOVUPS   1536(SP), Y1
+	VBLENDVPS Y0, collideconst<>+320(SB), Y1, Y0
+	VMOVUPS   Y0, 1824(SP)
+
+	// The points: separation, and the place halfway between the surfaces.
+	VMOVUPS 352(SP), Y0
+	VMOVUPS 1568(SP), Y1
+	VANDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 1856(SP)
+	VMOVUPS 1632(SP), Y0
+	VSUBPS  1120(SP), Y0, Y0
+	VCMPPS  $0x12, (SP), Y0, Y1
+	VMOVUPS 1856(SP), Y2
+	VANDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 1888(SP)
+	VMOVUPS Y0, 1920(SP)
+	VMOVUPS 1632(SP), Y0
+	VADDPS  1120(SP), Y0, Y0
+	VMULPS  collideconst<>+384(SB), Y0, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS 1088(SP), Y2
+	VXORPS  collideconst<>+0(SB), Y2, Y2
+	VMULPS  1664(SP), Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 576(SP), Y2
+	VADDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 1952(SP)
+	VMOVUPS 1088(SP), Y1
+	VMULPS  Y0, Y1, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  1664(SP), Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 608(SP), Y1
+	VADDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 1984(SP)
+	VMOVUPS 1312(SP), Y0
+	VORPS   1696(SP), Y0, Y0
+	VMOVUPS Y0, 2016(SP)
+	VMOVUPS 1760(SP), Y0
+	VSUBPS  1120(SP), Y0, Y0
+	VCMPPS  $0x12, (SP), Y0, Y1
+	VMOVUPS 1856(SP), Y2
+	VANDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 2048(SP)
+	VMOVUPS Y0, 2080(SP)
+	VMOVUPS 1760(SP), Y0
+	VADDPS  1120(SP), Y0, Y0
+	VMULPS  collideconst<>+384(SB), Y0, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS 1088(SP), Y2
+	VXORPS  collideconst<>+0(SB), Y2, Y2
+	VMULPS  1792(SP), Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 576(SP), Y2
+	VADDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 2112(SP)
+	VMOVUPS 1088(SP), Y1
+	VMULPS  Y0, Y1, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  1792(SP), Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 608(SP), Y1
+	VADDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 2144(SP)
+	VMOVUPS 1312(SP), Y0
+	VORPS   1824(SP), Y0, Y0
+	VMOVUPS Y0, 2176(SP)
+
+	// Compact: the first kept point in slot 0, the second in slot 1.
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    Y0, Y1, Y0
+	VMOVUPS   Y0, 2208(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2112(SP), Y1, Y1
+	VBLENDVPS Y0, 1952(SP), Y1, Y0
+	VMOVUPS   Y0, 2240(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2144(SP), Y1, Y1
+	VBLENDVPS Y0, 1984(SP), Y1, Y0
+	VMOVUPS   Y0, 2272(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2080(SP), Y1, Y1
+	VBLENDVPS Y0, 1920(SP), Y1, Y0
+	VMOVUPS   Y0, 2304(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2176(SP), Y1, Y1
+	VBLENDVPS Y0, 2016(SP), Y1, Y0
+	VMOVUPS   Y0, 2336(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2112(SP), Y0, Y0
+	VMOVUPS   Y0, 2368(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2144(SP), Y0, Y0
+	VMOVUPS   Y0, 2400(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2080(SP), Y0, Y0
+	VMOVUPS   Y0, 2432(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2176(SP), Y0, Y0
+	VMOVUPS   Y0, 2464(SP)
+	VMOVUPS   1888(SP), Y0
+	VANDPS    collideconst<>+192(SB), Y0, Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    collideconst<>+192(SB), Y1, Y1
+	VPADDD    Y1, Y0, Y0
+	VMOVUPS   Y0, 2496(SP)
+	VMOVUPS   1856(SP), Y0
+	VMOVUPS   1056(SP), Y1
+	VXORPS    448(SP), Y1, Y1
+	VANDPS    Y1, Y0, Y0
+	VMOVUPS   Y0, 2528(SP)
+	VMOVUPS   1856(SP), Y0
+	VMOVUPS   1088(SP), Y1
+	VXORPS    448(SP), Y1, Y1
+	VANDPS    Y1, Y0, Y0
+	VMOVUPS   Y0, 2560(SP)
+
+	// Left to Go: the pairs whose first clip failed.
+	VMOVUPS   1568(SP), Y0
+	VMOVUPS   352(SP), Y1
+	VANDNPS   Y1, Y0, Y0
+	VMOVUPS   Y0, 2592(SP)
+	VMOVUPS   2592(SP), Y0
+	VMOVUPS   2496(SP), Y1
+	VBLENDVPS Y0, collideconst<>+832(SB), Y1, Y0
+	VMOVUPS   Y0, 2624(SP)
+	VMOVUPS   2624(SP), Y0
+	VPSRAD    $0x1f, Y0, Y0
+
+	// Interleave the fields into the manifolds' 8-byte words.
+	VMOVUPS    2528(SP), Y1
+	VPUNPCKLDQ 2560(SP), Y1, Y2
+	VPUNPCKHDQ 2560(SP), Y1, Y1
+	VMOVUPS    Y2, 3616(SP)
+	VMOVUPS    Y1, 3648(SP)
+	VMOVUPS    2624(SP), Y1
+	VPUNPCKLDQ Y0, Y1, Y2
+	VPUNPCKHDQ Y0, Y1, Y0
+	VMOVUPS    Y2, 3680(SP)
+	VMOVUPS    Y0, 3712(SP)
+	VMOVUPS    2240(SP), Y0
+	VPUNPCKLDQ 2272(SP), Y0, Y1
+	VPUNPCKHDQ 2272(SP), Y0, Y0
+	VMOVUPS    Y1, 3744(SP)
+	VMOVUPS    Y0, 3776(SP)
+	VMOVUPS    2304(SP), Y0
+	VPUNPCKLDQ 2336(SP), Y0, Y1
+	VPUNPCKHDQ 2336(SP), Y0, Y0
+	VMOVUPS    Y1, 3808(SP)
+	VMOVUPS    Y0, 3840(SP)
+	VMOVUPS    2368(SP), Y0
+	VPUNPCKLDQ 2400(SP), Y0, Y1
+	VPUNPCKHDQ 2400(SP), Y0, Y0
+	VMOVUPS    Y1, 3872(SP)
+	VMOVUPS    Y0, 3904(SP)
+	VMOVUPS    2432(SP), Y0
+	VPUNPCKLDQ 2464(SP), Y0, Y1
+	VPUNPCKHDQ 2464(SP), Y0, Y0
+	VMOVUPS    Y1, 3936(SP)
+	VMOVUPS    Y0, 3968(SP)
+	VMOVUPS    2592(SP), Y0
+	VMOVMSKPS  Y0, R10
+	POPCNTL    R10, R10
+	ADDQ       R10, R9
+	MOVQ       3616(SP), R10
+	MOVQ       R10, (DX)
+	MOVQ       3680(SP), R10
+	MOVQ       R10, 8(DX)
+	MOVQ       3744(SP), R10
+	MOVQ       R10, 16(DX)
+	MOVQ       3808(SP), R10
+	MOVQ       R10, 24(DX)
+	MOVQ       3872(SP), R10
+	MOVQ       R10, 32(DX)
+	MOVQ       3936(SP), R10
+	MOVQ       R10, 40(DX)
+	MOVQ       3624(SP), R10
+	MOVQ       R10, 48(DX)
+	MOVQ       3688(SP), R10
+	MOVQ       R10, 56(DX)
+	MOVQ       3752(SP), R10
+	MOVQ       R10, 64(DX)
+	MOVQ       3816(SP), R10
+	MOVQ       R10, 72(DX)
+	MOVQ       3880(SP), R10
+	MOVQ       R10, 80(DX)
+	MOVQ       3944(SP), R10
+	MOVQ       R10, 88(DX)
+	MOVQ       3648(SP), R10
+	MOVQ       R10, 96(DX)
+	MOVQ       3712(SP), R10
+	MOVQ       R10, 104(DX)
+	MOVQ       3776(SP), R10
+	MOVQ       R10, 112(DX)
+	MOVQ       3840(SP), R10
+	MOVQ       R10, 120(DX)
+	MOVQ       3904(SP), R10
+	MOVQ       R10, 128(DX)
+	MOVQ       3968(SP), R10
+	MOVQ       R10, 136(DX)
+	MOVQ       3656(SP), R10
+	MOVQ       R10, 144(DX)
+	MOVQ       3720(SP), R10
+	MOVQ       R10, 152(DX)
+	MOVQ       3784(SP), R10
+	MOVQ       R10, 160(DX)
+	MOVQ       3848(SP), R10
+	MOVQ       R10, 168(DX)
+	MOVQ       3912(SP), R10
+	MOVQ       R10, 176(DX)
+	MOVQ       3976(SP), R10
+	MOVQ       R10, 184(DX)
+	MOVQ       3632(SP), R10
+	MOVQ       R10, 192(DX)
+	MOVQ       3696(SP), R10
+	MOVQ       R10, 200(DX)
+	MOVQ       3760(SP), R10
+	MOVQ       R10, 208(DX)
+	MOVQ       3824(SP), R10
+	MOVQ       R10, 216(DX)
+	MOVQ       3888(SP), R10
+	MOVQ       R10, 224(DX)
+	MOVQ       3952(SP), R10
+	MOVQ       R10, 232(DX)
+	MOVQ       3640(SP), R10
+	MOVQ       R10, 240(DX)
+	MOVQ       3704(SP), R10
+	MOVQ       R10, 248(DX)
+	MOVQ       3768(SP), R10
+	MOVQ       R10, 256(DX)
+	MOVQ       3832(SP), R10
+	MOVQ       R10, 264(DX)
+	MOVQ       3896(SP), R10
+	MOVQ       R10, 272(DX)
+	MOVQ       3960(SP), R10
+	MOVQ       R10, 280(DX)
+	MOVQ       3664(SP), R10
+	MOVQ       R10, 288(DX)
+	MOVQ       3728(SP), R10
+	MOVQ       R10, 296(DX)
+	MOVQ       3792(SP), R10
+	MOVQ       R10, 304(DX)
+	MOVQ       3856(SP), R10
+	MOVQ       R10, 312(DX)
+	MOVQ       3920(SP), R10
+	MOVQ       R10, 320(DX)
+	MOVQ       3984(SP), R10
+	MOVQ       R10, 328(DX)
+	MOVQ       3672(SP), R10
+	MOVQ       R10, 336(DX)
+	MOVQ       3736(SP), R10
+	MOVQ       R10, 344(DX)
+	MOVQ       3800(SP), R10
+	MOVQ       R10, 352(DX)
+	MOVQ       3864(SP), R10
+	MOVQ       R10, 360(DX)
+	MOVQ       3928(SP), R10
+	MOVQ       R10, 368(DX)
+	MOVQ       3992(SP), R10
+	MOVQ       R10, 376(DX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, SI
+	ADDQ       $0x00000020, DI
+	ADDQ       $0x00000020, R8
+	ADDQ       $0x00000180, DX
+	SUBQ       $0x00000008, AX
+	JMP        loop
+
+tail:
+	TESTQ AX, AX
+	JZ    done
+
+	// The last pairs, fewer than a group: masked loads to the stack.
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     laneindex<>+0(SB), Y0, Y1
+	VMASKMOVPS   (CX), Y1, Y0
+	VMOVUPS      Y0, 4000(SP)
+	VMASKMOVPS   (CX)(BX*1), Y1, Y0
+	VMOVUPS      Y0, 4032(SP)
+	VMASKMOVPS   (CX)(BX*2), Y1, Y0
+	VMOVUPS      Y0, 4064(SP)
+	VMASKMOVPS   (SI), Y1, Y0
+	VMOVUPS      Y0, 4096(SP)
+	VMASKMOVPS   (SI)(BX*1), Y1, Y0
+	VMOVUPS      Y0, 4128(SP)
+	VMASKMOVPS   (SI)(BX*2), Y1, Y0
+	VMOVUPS      Y0, 4160(SP)
+	VMASKMOVPS   (DI), Y1, Y0
+	VMOVUPS      Y0, 4192(SP)
+	VMASKMOVPS   (DI)(BX*1), Y1, Y0
+	VMOVUPS      Y0, 4224(SP)
+	VMASKMOVPS   (DI)(BX*2), Y1, Y0
+	VMOVUPS      Y0, 4256(SP)
+	VMASKMOVPS   (R8), Y1, Y0
+	VMOVUPS      Y0, 4288(SP)
+	VMASKMOVPS   (R8)(BX*1), Y1, Y0
+	VMOVUPS      Y0, 4320(SP)
+	VMASKMOVPS   (R8)(BX*2), Y1, Y0
+	VMOVUPS      Y0, 4352(SP)
+
+	// The separating-axis test, as Overlaps computes it.
+	VMOVUPS 4192(SP), Y0
+	VSUBPS  4000(SP), Y0, Y0
+	VMOVUPS 4224(SP), Y1
+	VSUBPS  4032(SP), Y1, Y1
+	VMOVUPS 4064(SP), Y2
+	VMULPS  4256(SP), Y2, Y2
+	VMOVUPS 4096(SP), Y3
+	VMULPS  4288(SP), Y3, Y3
+	VADDPS  Y3, Y2, Y2
+	VMOVUPS Y2, 32(SP)
+	VMOVUPS 4064(SP), Y2
+	VMULPS  4288(SP), Y2, Y2
+	VMOVUPS 4096(SP), Y3
+	VMULPS  4256(SP), Y3, Y3
+	VSUBPS  Y3, Y2, Y2
+	VMOVUPS Y2, 64(SP)
+	VMOVUPS 32(SP), Y2
+	VANDPS  collideconst<>+64(SB), Y2, Y2
+	VMOVUPS 64(SP), Y3
+	VANDPS  collideconst<>+64(SB), Y3, Y3
+	VMULPS  4064(SP), Y0, Y4
+	VMULPS  4096(SP), Y1, Y5
+	VADDPS  Y5, Y4, Y4
+	VMOVUPS Y4, 96(SP)
+	VMOVUPS 96(SP), Y4
+	VANDPS  collideconst<>+64(SB), Y4, Y4
+	VMOVUPS 4320(SP), Y5
+	VMULPS  Y2, Y5, Y5
+	VMOVUPS 4352(SP), Y6
+	VMULPS  Y3, Y6, Y6
+	VADDPS  Y6, Y5, Y5
+	VMOVUPS 4128(SP), Y6
+	VADDPS  Y5, Y6, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 128(SP)
+	VMULPS  4064(SP), Y1, Y4
+	VMULPS  4096(SP), Y0, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 160(SP)
+	VMOVUPS 160(SP), Y4
+	VANDPS  collideconst<>+64(SB), Y4, Y4
+	VMOVUPS 4320(SP), Y5
+	VMULPS  Y3, Y5, Y5
+	VMOVUPS 4352(SP), Y6
+	VMULPS  Y2, Y6, Y6
+	VADDPS  Y6, Y5, Y5
+	VMOVUPS 4160(SP), Y6
+	VADDPS  Y5, Y6, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 192(SP)
+	VMULPS  4256(SP), Y0, Y4
+	VMULPS  4288(SP), Y1, Y5
+	VADDPS  Y5, Y4, Y4
+	VMOVUPS Y4, 224(SP)
+	VMOVUPS 224(SP), Y4
+	VANDPS  collideconst<>+64(SB), Y4, Y4
+	VMOVUPS 4128(SP), Y5
+	VMULPS  Y2, Y5, Y5
+	VMOVUPS 4160(SP), Y6
+	VMULPS  Y3, Y6, Y6
+	VADDPS  Y6, Y5, Y5
+	VMOVUPS 4320(SP), Y6
+	VADDPS  Y5, Y6, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 256(SP)
+	VMULPS  4256(SP), Y1, Y1
+	VMULPS  4288(SP), Y0, Y0
+	VSUBPS  Y0, Y1, Y0
+	VMOVUPS Y0, 288(SP)
+	VMOVUPS 288(SP), Y0
+	VANDPS  collideconst<>+64(SB), Y0, Y0
+	VMOVUPS 4128(SP), Y1
+	VMULPS  Y3, Y1, Y1
+	VMOVUPS 4160(SP), Y3
+	VMULPS  Y2, Y3, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 4352(SP), Y2
+	VADDPS  Y1, Y2, Y1
+	VSUBPS  Y1, Y0, Y0
+	VMOVUPS Y0, 320(SP)
+
+	// hit: every sep_k <= margin, which is max(...) <= margin and false on NaN.
+	VMOVUPS 128(SP), Y0
+	VCMPPS  $0x12, (SP), Y0, Y0
+	VMOVUPS 192(SP), Y1
+	VCMPPS  $0x12, (SP), Y1, Y1
+	VANDPS  Y0, Y1, Y0
+	VMOVUPS 256(SP), Y1
+	VCMPPS  $0x12, (SP), Y1, Y1
+	VMOVUPS 320(SP), Y2
+	VCMPPS  $0x12, (SP), Y2, Y2
+	VANDPS  Y1, Y2, Y1
+	VANDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 352(SP)
+
+	// The reference box: b when sepB > sepA + tol, and its axis.
+	VMOVUPS   4128(SP), Y0
+	VADDPS    4160(SP), Y0, Y0
+	VADDPS    4320(SP), Y0, Y0
+	VADDPS    4352(SP), Y0, Y0
+	VMOVUPS   collideconst<>+448(SB), Y1
+	VMULPS    Y0, Y1, Y0
+	VMOVUPS   256(SP), Y1
+	VMAXPS    320(SP), Y1, Y1
+	VMOVUPS   128(SP), Y2
+	VMAXPS    192(SP), Y2, Y2
+	VADDPS    Y0, Y2, Y0
+	VCMPPS    $0x1e, Y0, Y1, Y0
+	VMOVUPS   Y0, 384(SP)
+	VMOVUPS   192(SP), Y0
+	VCMPPS    $0x1e, 128(SP), Y0, Y0
+	VMOVUPS   320(SP), Y1
+	VCMPPS    $0x1e, 256(SP), Y1, Y1
+	VMOVUPS   384(SP), Y2
+	VANDPS    Y2, Y1, Y1
+	VMOVUPS   384(SP), Y2
+	VANDNPS   Y0, Y2, Y0
+	VORPS     Y1, Y0, Y0
+	VMOVUPS   Y0, 416(SP)
+	VMOVUPS   384(SP), Y0
+	VANDPS    collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   Y0, 448(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   384(SP), Y1
+	VMOVUPS   160(SP), Y2
+	VBLENDVPS Y1, 288(SP), Y2, Y1
+	VMOVUPS   384(SP), Y2
+	VMOVUPS   96(SP), Y3
+	VBLENDVPS Y2, 224(SP), Y3, Y2
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVUPS   416(SP), Y1
+	VMOVUPS   384(SP), Y2
+	VMOVUPS   96(SP), Y3
+	VBLENDVPS Y2, 224(SP), Y3, Y2
+	VMOVUPS   384(SP), Y3
+	VMOVUPS   160(SP), Y4
+	VBLENDVPS Y3, 288(SP), Y4, Y3
+	VBLENDVPS Y1, Y2, Y3, Y1
+	VXORPS    448(SP), Y0, Y0
+	VMOVUPS   Y0, 480(SP)
+	VXORPS    448(SP), Y1, Y0
+	VMOVUPS   Y0, 512(SP)
+	VMOVUPS   64(SP), Y0
+	VXORPS    448(SP), Y0, Y0
+	VMOVUPS   Y0, 544(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4000(SP), Y1
+	VBLENDVPS Y0, 4192(SP), Y1, Y0
+	VMOVUPS   Y0, 576(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4032(SP), Y1
+	VBLENDVPS Y0, 4224(SP), Y1, Y0
+	VMOVUPS   Y0, 608(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4064(SP), Y1
+	VBLENDVPS Y0, 4256(SP), Y1, Y0
+	VMOVUPS   Y0, 640(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4096(SP), Y1
+	VBLENDVPS Y0, 4288(SP), Y1, Y0
+	VMOVUPS   Y0, 672(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4128(SP), Y1
+	VBLENDVPS Y0, 4320(SP), Y1, Y0
+	VMOVUPS   Y0, 704(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4160(SP), Y1
+	VBLENDVPS Y0, 4352(SP), Y1, Y0
+	VMOVUPS   Y0, 736(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4320(SP), Y1
+	VBLENDVPS Y0, 4128(SP), Y1, Y0
+	VMOVUPS   Y0, 768(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4352(SP), Y1
+	VBLENDVPS Y0, 4160(SP), Y1, Y0
+	VMOVUPS   Y0, 800(SP)
+
+	// σ = +1 when pj >= 0, else -1; products with it are sign flips.
+	VMOVUPS   480(SP), Y0
+	VCMPPS    $0x1d, collideconst<>+128(SB), Y0, Y0
+	VMOVUPS   Y0, 832(SP)
+	VMOVUPS   832(SP), Y0
+	VANDNPS   collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   Y0, 864(SP)
+	VMOVUPS   32(SP), Y0
+	VXORPS    864(SP), Y0, Y0
+	VMOVUPS   544(SP), Y1
+	VXORPS    864(SP), Y1, Y1
+	VMOVUPS   416(SP), Y2
+	VANDPS    collideconst<>+0(SB), Y2, Y2
+	VMOVUPS   480(SP), Y3
+	VXORPS    864(SP), Y3, Y3
+	VMOVUPS   Y3, 896(SP)
+	VMOVUPS   512(SP), Y3
+	VXORPS    864(SP), Y3, Y3
+	VXORPS    Y2, Y3, Y2
+	VMOVUPS   Y2, 928(SP)
+	VMOVUPS   416(SP), Y2
+	VBLENDVPS Y2, Y1, Y0, Y2
+	VMOVUPS   Y2, 960(SP)
+	VMOVUPS   416(SP), Y2
+	VXORPS    collideconst<>+0(SB), Y0, Y0
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVUPS   Y0, 992(SP)
+	VMOVUPS   992(SP), Y0
+	VXORPS    collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   Y0, 1024(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   672(SP), Y1
+	VXORPS    collideconst<>+0(SB), Y1, Y1
+	VMOVUPS   640(SP), Y2
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VXORPS    864(SP), Y0, Y0
+	VMOVUPS   Y0, 1056(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   672(SP), Y1
+	VBLENDVPS Y0, 640(SP), Y1, Y0
+	VXORPS    864(SP), Y0, Y0
+	VMOVUPS   Y0, 1088(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   704(SP), Y1
+	VBLENDVPS Y0, 736(SP), Y1, Y0
+	VMOVUPS   Y0, 1120(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   736(SP), Y1
+	VBLENDVPS Y0, 704(SP), Y1, Y0
+	VMOVUPS   Y0, 1152(SP)
+	VMOVUPS   384(SP), Y0
+	VANDPS    collideconst<>+768(SB), Y0, Y0
+	VMOVUPS   416(SP), Y1
+	VANDPS    collideconst<>+640(SB), Y1, Y1
+	VORPS     Y1, Y0, Y0
+	VMOVUPS   832(SP), Y1
+	VANDNPS   collideconst<>+704(SB), Y1, Y1
+	VORPS     Y1, Y0, Y0
+	VMOVUPS   Y0, 1184(SP)
+
+	// The incident face: a u face when |uN| >= |vN|, the side opposing n.
+	VMOVUPS   960(SP), Y0
+	VANDPS    collideconst<>+64(SB), Y0, Y0
+	VMOVUPS   1024(SP), Y1
+	VANDPS    collideconst<>+64(SB), Y1, Y1
+	VCMPPS    $0x1d, Y1, Y0, Y0
+	VMOVUPS   Y0, 1216(SP)
+	VMOVUPS   1216(SP), Y0
+	VMOVUPS   800(SP), Y1
+	VBLENDVPS Y0, 768(SP), Y1, Y0
+	VMOVUPS   1216(SP), Y1
+	VMOVUPS   1024(SP), Y2
+	VBLENDVPS Y1, 960(SP), Y2, Y1
+	VMOVUPS   1216(SP), Y2
+	VMOVUPS   960(SP), Y3
+	VBLENDVPS Y2, 992(SP), Y3, Y2
+	VMOVUPS   1216(SP), Y3
+	VMOVUPS   768(SP), Y4
+	VBLENDVPS Y3, 800(SP), Y4, Y3
+	VMOVUPS   1216(SP), Y4
+	VMOVUPS   960(SP), Y5
+	VBLENDVPS Y4, 1024(SP), Y5, Y4
+	VMOVUPS   1216(SP), Y5
+	VMOVUPS   992(SP), Y6
+	VBLENDVPS Y5, 960(SP), Y6, Y5
+	VCMPPS    $0x1d, collideconst<>+128(SB), Y1, Y6
+	VMOVUPS   Y6, 1248(SP)
+	VMOVUPS   1248(SP), Y6
+	VANDPS    collideconst<>+0(SB), Y6, Y6
+	VMOVUPS   1216(SP), Y7
+	VANDNPS   collideconst<>+512(SB), Y7, Y7
+	VMOVUPS   1184(SP), Y8
+	VORPS     Y7, Y8, Y7
+	VMOVUPS   Y7, 1280(SP)
+	VMOVUPS   1248(SP), Y7
+	VANDPS    collideconst<>+576(SB), Y7, Y7
+	VMOVUPS   1280(SP), Y8
+	VORPS     Y7, Y8, Y7
+	VMOVUPS   Y7, 1312(SP)
+	VMULPS    Y1, Y0, Y1
+	VXORPS    Y6, Y1, Y1
+	VMOVUPS   896(SP), Y7
+	VADDPS    Y1, Y7, Y1
+	VMULPS    Y2, Y0, Y0
+	VXORPS    Y6, Y0, Y0
+	VMOVUPS   928(SP), Y2
+	VADDPS    Y0, Y2, Y0
+	VMULPS    Y4, Y3, Y2
+	VMULPS    Y5, Y3, Y3
+	VSUBPS    Y2, Y1, Y4
+	VSUBPS    Y3, Y0, Y5
+	VADDPS    Y2, Y1, Y1
+	VADDPS    Y3, Y0, Y0
+
+	// Order the corners by T.
+	VCMPPS    $0x11, Y5, Y0, Y2
+	VMOVUPS   Y2, 1344(SP)
+	VMOVUPS   1344(SP), Y2
+	VBLENDVPS Y2, Y1, Y4, Y2
+	VMOVUPS   Y2, 1376(SP)
+	VMOVUPS   1344(SP), Y2
+	VBLENDVPS Y2, Y0, Y5, Y2
+	VMOVUPS   Y2, 1408(SP)
+	VMOVUPS   1344(SP), Y2
+	VBLENDVPS Y2, Y4, Y1, Y1
+	VMOVUPS   Y1, 1440(SP)
+	VMOVUPS   1344(SP), Y1
+	VBLENDVPS Y1, Y5, Y0, Y0
+	VMOVUPS   Y0, 1472(SP)
+	VMOVUPS   1344(SP), Y0
+	VANDPS    collideconst<>+192(SB), Y0, Y0
+	VMOVUPS   Y0, 1504(SP)
+	VMOVUPS   1344(SP), Y0
+	VANDNPS   collideconst<>+192(SB), Y0, Y0
+	VMOVUPS   Y0, 1536(SP)
+	VMOVUPS   1152(SP), Y0
+	VXORPS    collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   1472(SP), Y1
+	VCMPPS    $0x1d, Y0, Y1, Y1
+	VMOVUPS   1408(SP), Y2
+	VCMPPS    $0x12, 1152(SP), Y2, Y2
+	VANDPS    Y1, Y2, Y1
+	VMOVUPS   Y1, 1568(SP)
+
+	// Clip the first corner to the lower side, then the second to the upper.
+	VMOVUPS   1408(SP), Y1
+	VCMPPS    $0x11, Y0, Y1, Y1
+	VMOVUPS   Y1, 1600(SP)
+	VSUBPS    1408(SP), Y0, Y1
+	VMOVUPS   1472(SP), Y2
+	VSUBPS    1408(SP), Y2, Y2
+	VDIVPS    Y2, Y1, Y1
+	VMOVUPS   1600(SP), Y2
+	VMOVUPS   1440(SP), Y3
+	VSUBPS    1376(SP), Y3, Y3
+	VMULPS    Y3, Y1, Y1
+	VMOVUPS   1376(SP), Y3
+	VADDPS    Y1, Y3, Y1
+	VMOVUPS   1376(SP), Y3
+	VBLENDVPS Y2, Y1, Y3, Y1
+	VMOVUPS   Y1, 1632(SP)
+	VMOVUPS   1600(SP), Y1
+	VMOVUPS   1408(SP), Y2
+	VBLENDVPS Y1, Y0, Y2, Y0
+	VMOVUPS   Y0, 1664(SP)
+	VMOVUPS   1600(SP), Y0
+	VMOVUPS   1504(SP), Y1
+	VBLENDVPS Y0, collideconst<>+256(SB), Y1, Y0
+	VMOVUPS   Y0, 1696(SP)
+	VMOVUPS   1472(SP), Y0
+	VCMPPS    $0x1e, 1152(SP), Y0, Y0
+	VMOVUPS   Y0, 1728(SP)
+	VMOVUPS   1152(SP), Y0
+	VSUBPS    1664(SP), Y0, Y0
+	VMOVUPS   1472(SP), Y1
+	VSUBPS    1664(SP), Y1, Y1
+	VDIVPS    Y1, Y0, Y0
+	VMOVUPS   1728(SP), Y1
+	VMOVUPS   1440(SP), Y2
+	VSUBPS    1632(SP), Y2, Y2
+	VMULPS    Y2, Y0, Y0
+	VMOVUPS   1632(SP), Y2
+	VADDPS    Y0, Y2, Y0
+	VMOVUPS   1440(SP), Y2
+	VBLENDVPS Y1, Y0, Y2, Y0
+	VMOVUPS   Y0, 1760(SP)
+	VMOVUPS   1728(SP), Y0
+	VMOVUPS   1472(SP), Y1
+	VBLENDVPS Y0, 1152(SP), Y1, Y0
+	VMOVUPS   Y0, 1792(SP)
+	VMOVUPS   1728(SP), Y0
+	VMOVUPS   1536(SP), Y1
+	VBLENDVPS Y0, collideconst<>+320(SB), Y1, Y0
+	VMOVUPS   Y0, 1824(SP)
+
+	// The points: separation, and the place halfway between the surfaces.
+	VMOVUPS 352(SP), Y0
+	VMOVUPS 1568(SP), Y1
+	VANDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 1856(SP)
+	VMOVUPS 1632(SP), Y0
+	VSUBPS  1120(SP), Y0, Y0
+	VCMPPS  $0x12, (SP), Y0, Y1
+	VMOVUPS 1856(SP), Y2
+	VANDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 1888(SP)
+	VMOVUPS Y0, 1920(SP)
+	VMOVUPS 1632(SP), Y0
+	VADDPS  1120(SP), Y0, Y0
+	VMULPS  collideconst<>+384(SB), Y0, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS 1088(SP), Y2
+	VXORPS  collideconst<>+0(SB), Y2, Y2
+	VMULPS  1664(SP), Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 576(SP), Y2
+	VADDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 1952(SP)
+	VMOVUPS 1088(SP), Y1
+	VMULPS  Y0, Y1, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  1664(SP), Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 608(SP), Y1
+	VADDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 1984(SP)
+	VMOVUPS 1312(SP), Y0
+	VORPS   1696(SP), Y0, Y0
+	VMOVUPS Y0, 2016(SP)
+	VMOVUPS 1760(SP), Y0
+	VSUBPS  1120(SP), Y0, Y0
+	VCMPPS  $0x12, (SP), Y0, Y1
+	VMOVUPS 1856(SP), Y2
+	VANDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 2048(SP)
+	VMOVUPS Y0, 2080(SP)
+	VMOVUPS 1760(SP), Y0
+	VADDPS  1120(SP), Y0, Y0
+	VMULPS  collideconst<>+384(SB), Y0, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS 1088(SP), Y2
+	VXORPS  collideconst<>+0(SB), Y2, Y2
+	VMULPS  1792(SP), Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 576(SP), Y2
+	VADDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 2112(SP)
+	VMOVUPS 1088(SP), Y1
+	VMULPS  Y0, Y1, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  1792(SP), Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 608(SP), Y1
+	VADDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 2144(SP)
+	VMOVUPS 1312(SP), Y0
+	VORPS   1824(SP), Y0, Y0
+	VMOVUPS Y0, 2176(SP)
+
+	// Compact: the first kept point in slot 0, the second in slot 1.
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    Y0, Y1, Y0
+	VMOVUPS   Y0, 2208(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2112(SP), Y1, Y1
+	VBLENDVPS Y0, 1952(SP), Y1, Y0
+	VMOVUPS   Y0, 2240(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2144(SP), Y1, Y1
+	VBLENDVPS Y0, 1984(SP), Y1, Y0
+	VMOVUPS   Y0, 2272(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2080(SP), Y1, Y1
+	VBLENDVPS Y0, 1920(SP), Y1, Y0
+	VMOVUPS   Y0, 2304(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2176(SP), Y1, Y1
+	VBLENDVPS Y0, 2016(SP), Y1, Y0
+	VMOVUPS   Y0, 2336(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2112(SP), Y0, Y0
+	VMOVUPS   Y0, 2368(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2144(SP), Y0, Y0
+	VMOVUPS   Y0, 2400(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2080(SP), Y0, Y0
+	VMOVUPS   Y0, 2432(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2176(SP), Y0, Y0
+	VMOVUPS   Y0, 2464(SP)
+	VMOVUPS   1888(SP), Y0
+	VANDPS    collideconst<>+192(SB), Y0, Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    collideconst<>+192(SB), Y1, Y1
+	VPADDD    Y1, Y0, Y0
+	VMOVUPS   Y0, 2496(SP)
+	VMOVUPS   1856(SP), Y0
+	VMOVUPS   1056(SP), Y1
+	VXORPS    448(SP), Y1, Y1
+	VANDPS    Y1, Y0, Y0
+	VMOVUPS   Y0, 2528(SP)
+	VMOVUPS   1856(SP), Y0
+	VMOVUPS   1088(SP), Y1
+	VXORPS    448(SP), Y1, Y1
+	VANDPS    Y1, Y0, Y0
+	VMOVUPS   Y0, 2560(SP)
+
+	// Left to Go: the pairs whose first clip failed.
+	VMOVUPS   1568(SP), Y0
+	VMOVUPS   352(SP), Y1
+	VANDNPS   Y1, Y0, Y0
+	VMOVUPS   Y0, 2592(SP)
+	VMOVUPS   2592(SP), Y0
+	VMOVUPS   2496(SP), Y1
+	VBLENDVPS Y0, collideconst<>+832(SB), Y1, Y0
+	VMOVUPS   Y0, 2624(SP)
+	VMOVUPS   2624(SP), Y0
+	VPSRAD    $0x1f, Y0, Y0
+
+	// Interleave the fields into the manifolds' 8-byte words.
+	VMOVUPS    2528(SP), Y1
+	VPUNPCKLDQ 2560(SP), Y1, Y2
+	VPUNPCKHDQ 2560(SP), Y1, Y1
+	VMOVUPS    Y2, 3616(SP)
+	VMOVUPS    Y1, 3648(SP)
+	VMOVUPS    2624(SP), Y1
+	VPUNPCKLDQ Y0, Y1, Y2
+	VPUNPCKHDQ Y0, Y1, Y0
+	VMOVUPS    Y2, 3680(SP)
+	VMOVUPS    Y0, 3712(SP)
+	VMOVUPS    2240(SP), Y0
+	VPUNPCKLDQ 2272(SP), Y0, Y1
+	VPUNPCKHDQ 2272(SP), Y0, Y0
+	VMOVUPS    Y1, 3744(SP)
+	VMOVUPS    Y0, 3776(SP)
+	VMOVUPS    2304(SP), Y0
+	VPUNPCKLDQ 2336(SP), Y0, Y1
+	VPUNPCKHDQ 2336(SP), Y0, Y0
+	VMOVUPS    Y1, 3808(SP)
+	VMOVUPS    Y0, 3840(SP)
+	VMOVUPS    2368(SP), Y0
+	VPUNPCKLDQ 2400(SP), Y0, Y1
+	VPUNPCKHDQ 2400(SP), Y0, Y0
+	VMOVUPS    Y1, 3872(SP)
+	VMOVUPS    Y0, 3904(SP)
+	VMOVUPS    2432(SP), Y0
+	VPUNPCKLDQ 2464(SP), Y0, Y1
+	VPUNPCKHDQ 2464(SP), Y0, Y0
+	VMOVUPS    Y1, 3936(SP)
+	VMOVUPS    Y0, 3968(SP)
+	VMOVUPS    2592(SP), Y0
+	VMOVMSKPS  Y0, CX
+	BZHIL      AX, CX, CX
+	POPCNTL    CX, CX
+	ADDQ       CX, R9
+	CMPQ       AX, $0x00000000
+	JE         done
+	MOVQ       3616(SP), CX
+	MOVQ       CX, (DX)
+	MOVQ       3680(SP), CX
+	MOVQ       CX, 8(DX)
+	MOVQ       3744(SP), CX
+	MOVQ       CX, 16(DX)
+	MOVQ       3808(SP), CX
+	MOVQ       CX, 24(DX)
+	MOVQ       3872(SP), CX
+	MOVQ       CX, 32(DX)
+	MOVQ       3936(SP), CX
+	MOVQ       CX, 40(DX)
+	CMPQ       AX, $0x00000001
+	JE         done
+	MOVQ       3624(SP), CX
+	MOVQ       CX, 48(DX)
+	MOVQ       3688(SP), CX
+	MOVQ       CX, 56(DX)
+	MOVQ       3752(SP), CX
+	MOVQ       CX, 64(DX)
+	MOVQ       3816(SP), CX
+	MOVQ       CX, 72(DX)
+	MOVQ       3880(SP), CX
+	MOVQ       CX, 80(DX)
+	MOVQ       3944(SP), CX
+	MOVQ       CX, 88(DX)
+	CMPQ       AX, $0x00000002
+	JE         done
+	MOVQ       3648(SP), CX
+	MOVQ       CX, 96(DX)
+	MOVQ       3712(SP), CX
+	MOVQ       CX, 104(DX)
+	MOVQ       3776(SP), CX
+	MOVQ       CX, 112(DX)
+	MOVQ       3840(SP), CX
+	MOVQ       CX, 120(DX)
+	MOVQ       3904(SP), CX
+	MOVQ       CX, 128(DX)
+	MOVQ       3968(SP), CX
+	MOVQ       CX, 136(DX)
+	CMPQ       AX, $0x00000003
+	JE         done
+	MOVQ       3656(SP), CX
+	MOVQ       CX, 144(DX)
+	MOVQ       3720(SP), CX
+	MOVQ       CX, 152(DX)
+	MOVQ       3784(SP), CX
+	MOVQ       CX, 160(DX)
+	MOVQ       3848(SP), CX
+	MOVQ       CX, 168(DX)
+	MOVQ       3912(SP), CX
+	MOVQ       CX, 176(DX)
+	MOVQ       3976(SP), CX
+	MOVQ       CX, 184(DX)
+	CMPQ       AX, $0x00000004
+	JE         done
+	MOVQ       3632(SP), CX
+	MOVQ       CX, 192(DX)
+	MOVQ       3696(SP), CX
+	MOVQ       CX, 200(DX)
+	MOVQ       3760(SP), CX
+	MOVQ       CX, 208(DX)
+	MOVQ       3824(SP), CX
+	MOVQ       CX, 216(DX)
+	MOVQ       3888(SP), CX
+	MOVQ       CX, 224(DX)
+	MOVQ       3952(SP), CX
+	MOVQ       CX, 232(DX)
+	CMPQ       AX, $0x00000005
+	JE         done
+	MOVQ       3640(SP), CX
+	MOVQ       CX, 240(DX)
+	MOVQ       3704(SP), CX
+	MOVQ       CX, 248(DX)
+	MOVQ       3768(SP), CX
+	MOVQ       CX, 256(DX)
+	MOVQ       3832(SP), CX
+	MOVQ       CX, 264(DX)
+	MOVQ       3896(SP), CX
+	MOVQ       CX, 272(DX)
+	MOVQ       3960(SP), CX
+	MOVQ       CX, 280(DX)
+	CMPQ       AX, $0x00000006
+	JE         done
+	MOVQ       3664(SP), CX
+	MOVQ       CX, 288(DX)
+	MOVQ       3728(SP), CX
+	MOVQ       CX, 296(DX)
+	MOVQ       3792(SP), CX
+	MOVQ       CX, 304(DX)
+	MOVQ       3856(SP), CX
+	MOVQ       CX, 312(DX)
+	MOVQ       3920(SP), CX
+	MOVQ       CX, 320(DX)
+	MOVQ       3984(SP), CX
+	MOVQ       CX, 328(DX)
+	CMPQ       AX, $0x00000007
+	JE         done
+	MOVQ       3672(SP), CX
+	MOVQ       CX, 336(DX)
+	MOVQ       3736(SP), CX
+	MOVQ       CX, 344(DX)
+	MOVQ       3800(SP), CX
+	MOVQ       CX, 352(DX)
+	MOVQ       3864(SP), CX
+	MOVQ       CX, 360(DX)
+	MOVQ       3928(SP), CX
+	MOVQ       CX, 368(DX)
+	MOVQ       3992(SP), CX
+	MOVQ       CX, 376(DX)
+
+done:
+	MOVQ R9, ret+64(FP)
+	VZEROUPPER
+	RET
+
+// func collidePairsAVX2(acx []float32, acy []float32, aux []float32, auy []float32, ahx []float32, ahy []float32, bcx []float32, bcy []float32, bux []float32, buy []float32, bhx []float32, bhy []float32, ij []int32, margin float32, out []uint64) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·collidePairsAVX2(SB), $4384-352
+	MOVQ         ij_base+288(FP), AX
+	MOVQ         ij_len+296(FP), CX
+	MOVQ         out_base+320(FP), DX
+	VBROADCASTSS margin+312(FP), Y0
+	VMOVUPS      Y0, (SP)
+	XORQ         BX, BX
+
+pairs:
+	// Split 8 interleaved pairs into the first and second indices.
+	VMOVDQU (AX), Y0
+	VMOVDQU 32(AX), Y1
+	VSHUFPS $0x88, Y1, Y0, Y2
+	VSHUFPS $0xdd, Y1, Y0, Y0
+	VPERMPD $0xd8, Y2, Y2
+	VPERMPD $0xd8, Y0, Y0
+
+	// Gather the pairs' boxes into a stack group, column by column.
+	MOVQ       acx_base+0(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y3, Y3, Y3
+	VGATHERDPS Y1, (SI)(Y2*4), Y3
+	VMOVUPS    Y3, 4000(SP)
+	MOVQ       acy_base+24(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y3, Y3, Y3
+	VGATHERDPS Y1, (SI)(Y2*4), Y3
+	VMOVUPS    Y3, 4032(SP)
+	MOVQ       aux_base+48(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y3, Y3, Y3
+	VGATHERDPS Y1, (SI)(Y2*4), Y3
+	VMOVUPS    Y3, 4064(SP)
+	MOVQ       auy_base+72(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y3, Y3, Y3
+	VGATHERDPS Y1, (SI)(Y2*4), Y3
+	VMOVUPS    Y3, 4096(SP)
+	MOVQ       ahx_base+96(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y3, Y3, Y3
+	VGATHERDPS Y1, (SI)(Y2*4), Y3
+	VMOVUPS    Y3, 4128(SP)
+	MOVQ       ahy_base+120(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y3, Y3, Y3
+	VGATHERDPS Y1, (SI)(Y2*4), Y3
+	VMOVUPS    Y3, 4160(SP)
+	MOVQ       bcx_base+144(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VGATHERDPS Y1, (SI)(Y0*4), Y2
+	VMOVUPS    Y2, 4192(SP)
+	MOVQ       bcy_base+168(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VGATHERDPS Y1, (SI)(Y0*4), Y2
+	VMOVUPS    Y2, 4224(SP)
+	MOVQ       bux_base+192(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VGATHERDPS Y1, (SI)(Y0*4), Y2
+	VMOVUPS    Y2, 4256(SP)
+	MOVQ       buy_base+216(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VGATHERDPS Y1, (SI)(Y0*4), Y2
+	VMOVUPS    Y2, 4288(SP)
+	MOVQ       bhx_base+240(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VGATHERDPS Y1, (SI)(Y0*4), Y2
+	VMOVUPS    Y2, 4320(SP)
+	MOVQ       bhy_base+264(FP), SI
+	VPCMPEQD   Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VGATHERDPS Y1, (SI)(Y0*4), Y2
+	VMOVUPS    Y2, 4352(SP)
+
+	// The separating-axis test, as Overlaps computes it.
+	VMOVUPS 4192(SP), Y0
+	VSUBPS  4000(SP), Y0, Y0
+	VMOVUPS 4224(SP), Y1
+	VSUBPS  4032(SP), Y1, Y1
+	VMOVUPS 4064(SP), Y2
+	VMULPS  4256(SP), Y2, Y2
+	VMOVUPS 4096(SP), Y3
+	VMULPS  4288(SP), Y3, Y3
+	VADDPS  Y3, Y2, Y2
+	VMOVUPS Y2, 32(SP)
+	VMOVUPS 4064(SP), Y2
+	VMULPS  4288(SP), Y2, Y2
+	VMOVUPS 4096(SP), Y3
+	VMULPS  4256(SP), Y3, Y3
+	VSUBPS  Y3, Y2, Y2
+	VMOVUPS Y2, 64(SP)
+	VMOVUPS 32(SP), Y2
+	VANDPS  collideconst<>+64(SB), Y2, Y2
+	VMOVUPS 64(SP), Y3
+	VANDPS  collideconst<>+64(SB), Y3, Y3
+	VMULPS  4064(SP), Y0, Y4
+	VMULPS  4096(SP), Y1, Y5
+	VADDPS  Y5, Y4, Y4
+	VMOVUPS Y4, 96(SP)
+	VMOVUPS 96(SP), Y4
+	VANDPS  collideconst<>+64(SB), Y4, Y4
+	VMOVUPS 4320(SP), Y5
+	VMULPS  Y2, Y5, Y5
+	VMOVUPS 4352(SP), Y6
+	VMULPS  Y3, Y6, Y6
+	VADDPS  Y6, Y5, Y5
+	VMOVUPS 4128(SP), Y6
+	VADDPS  Y5, Y6, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 128(SP)
+	VMULPS  4064(SP), Y1, Y4
+	VMULPS  4096(SP), Y0, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 160(SP)
+	VMOVUPS 160(SP), Y4
+	VANDPS  collideconst<>+64(SB), Y4, Y4
+	VMOVUPS 4320(SP), Y5
+	VMULPS  Y3, Y5, Y5
+	VMOVUPS 4352(SP), Y6
+	VMULPS  Y2, Y6, Y6
+	VADDPS  Y6, Y5, Y5
+	VMOVUPS 4160(SP), Y6
+	VADDPS  Y5, Y6, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 192(SP)
+	VMULPS  4256(SP), Y0, Y4
+	VMULPS  4288(SP), Y1, Y5
+	VADDPS  Y5, Y4, Y4
+	VMOVUPS Y4, 224(SP)
+	VMOVUPS 224(SP), Y4
+	VANDPS  collideconst<>+64(SB), Y4, Y4
+	VMOVUPS 4128(SP), Y5
+	VMULPS  Y2, Y5, Y5
+	VMOVUPS 4160(SP), Y6
+	VMULPS  Y3, Y6, Y6
+	VADDPS  Y6, Y5, Y5
+	VMOVUPS 4320(SP), Y6
+	VADDPS  Y5, Y6, Y5
+	VSUBPS  Y5, Y4, Y4
+	VMOVUPS Y4, 256(SP)
+	VMULPS  4256(SP), Y1, Y1
+	VMULPS  4288(SP), Y0, Y0
+	VSUBPS  Y0, Y1, Y0
+	VMOVUPS Y0, 288(SP)
+	VMOVUPS 288(SP), Y0
+	VANDPS  collideconst<>+64(SB), Y0, Y0
+	VMOVUPS 4128(SP), Y1
+	VMULPS  Y3, Y1, Y1
+	VMOVUPS 4160(SP), Y3
+	VMULPS  Y2, Y3, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 4352(SP), Y2
+	VADDPS  Y1, Y2, Y1
+	VSUBPS  Y1, Y0, Y0
+	VMOVUPS Y0, 320(SP)
+
+	// hit: every sep_k <= margin, which is max(...) <= margin and false on NaN.
+	VMOVUPS 128(SP), Y0
+	VCMPPS  $0x12, (SP), Y0, Y0
+	VMOVUPS 192(SP), Y1
+	VCMPPS  $0x12, (SP), Y1, Y1
+	VANDPS  Y0, Y1, Y0
+	VMOVUPS 256(SP), Y1
+	VCMPPS  $0x12, (SP), Y1, Y1
+	VMOVUPS 320(SP), Y2
+	VCMPPS  $0x12, (SP), Y2, Y2
+	VANDPS  Y1, Y2, Y1
+	VANDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 352(SP)
+
+	// The reference box: b when sepB > sepA + tol, and its axis.
+	VMOVUPS   4128(SP), Y0
+	VADDPS    4160(SP), Y0, Y0
+	VADDPS    4320(SP), Y0, Y0
+	VADDPS    4352(SP), Y0, Y0
+	VMOVUPS   collideconst<>+448(SB), Y1
+	VMULPS    Y0, Y1, Y0
+	VMOVUPS   256(SP), Y1
+	VMAXPS    320(SP), Y1, Y1
+	VMOVUPS   128(SP), Y2
+	VMAXPS    192(SP), Y2, Y2
+	VADDPS    Y0, Y2, Y0
+	VCMPPS    $0x1e, Y0, Y1, Y0
+	VMOVUPS   Y0, 384(SP)
+	VMOVUPS   192(SP), Y0
+	VCMPPS    $0x1e, 128(SP), Y0, Y0
+	VMOVUPS   320(SP), Y1
+	VCMPPS    $0x1e, 256(SP), Y1, Y1
+	VMOVUPS   384(SP), Y2
+	VANDPS    Y2, Y1, Y1
+	VMOVUPS   384(SP), Y2
+	VANDNPS   Y0, Y2, Y0
+	VORPS     Y1, Y0, Y0
+	VMOVUPS   Y0, 416(SP)
+	VMOVUPS   384(SP), Y0
+	VANDPS    collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   Y0, 448(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   384(SP), Y1
+	VMOVUPS   160(SP), Y2
+	VBLENDVPS Y1, 288(SP), Y2, Y1
+	VMOVUPS   384(SP), Y2
+	VMOVUPS   96(SP), Y3
+	VBLENDVPS Y2, 224(SP), Y3, Y2
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVUPS   416(SP), Y1
+	VMOVUPS   384(SP), Y2
+	VMOVUPS   96(SP), Y3
+	VBLENDVPS Y2, 224(SP), Y3, Y2
+	VMOVUPS   384(SP), Y3
+	VMOVUPS   160(SP), Y4
+	VBLENDVPS Y3, 288(SP), Y4, Y3
+	VBLENDVPS Y1, Y2, Y3, Y1
+	VXORPS    448(SP), Y0, Y0
+	VMOVUPS   Y0, 480(SP)
+	VXORPS    448(SP), Y1, Y0
+	VMOVUPS   Y0, 512(SP)
+	VMOVUPS   64(SP), Y0
+	VXORPS    448(SP), Y0, Y0
+	VMOVUPS   Y0, 544(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4000(SP), Y1
+	VBLENDVPS Y0, 4192(SP), Y1, Y0
+	VMOVUPS   Y0, 576(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4032(SP), Y1
+	VBLENDVPS Y0, 4224(SP), Y1, Y0
+	VMOVUPS   Y0, 608(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4064(SP), Y1
+	VBLENDVPS Y0, 4256(SP), Y1, Y0
+	VMOVUPS   Y0, 640(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4096(SP), Y1
+	VBLENDVPS Y0, 4288(SP), Y1, Y0
+	VMOVUPS   Y0, 672(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4128(SP), Y1
+	VBLENDVPS Y0, 4320(SP), Y1, Y0
+	VMOVUPS   Y0, 704(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4160(SP), Y1
+	VBLENDVPS Y0, 4352(SP), Y1, Y0
+	VMOVUPS   Y0, 736(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4320(SP), Y1
+	VBLENDVPS Y0, 4128(SP), Y1, Y0
+	VMOVUPS   Y0, 768(SP)
+	VMOVUPS   384(SP), Y0
+	VMOVUPS   4352(SP), Y1
+	VBLENDVPS Y0, 4160(SP), Y1, Y0
+	VMOVUPS   Y0, 800(SP)
+
+	// σ = +1 when pj >= 0, else -1; products with it are sign flips.
+	VMOVUPS   480(SP), Y0
+	VCMPPS    $0x1d, collideconst<>+128(SB), Y0, Y0
+	VMOVUPS   Y0, 832(SP)
+	VMOVUPS   832(SP), Y0
+	VANDNPS   collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   Y0, 864(SP)
+	VMOVUPS   32(SP), Y0
+	VXORPS    864(SP), Y0, Y0
+	VMOVUPS   544(SP), Y1
+	VXORPS    864(SP), Y1, Y1
+	VMOVUPS   416(SP), Y2
+	VANDPS    collideconst<>+0(SB), Y2, Y2
+	VMOVUPS   480(SP), Y3
+	VXORPS    864(SP), Y3, Y3
+	VMOVUPS   Y3, 896(SP)
+	VMOVUPS   512(SP), Y3
+	VXORPS    864(SP), Y3, Y3
+	VXORPS    Y2, Y3, Y2
+	VMOVUPS   Y2, 928(SP)
+	VMOVUPS   416(SP), Y2
+	VBLENDVPS Y2, Y1, Y0, Y2
+	VMOVUPS   Y2, 960(SP)
+	VMOVUPS   416(SP), Y2
+	VXORPS    collideconst<>+0(SB), Y0, Y0
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVUPS   Y0, 992(SP)
+	VMOVUPS   992(SP), Y0
+	VXORPS    collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   Y0, 1024(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   672(SP), Y1
+	VXORPS    collideconst<>+0(SB), Y1, Y1
+	VMOVUPS   640(SP), Y2
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VXORPS    864(SP), Y0, Y0
+	VMOVUPS   Y0, 1056(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   672(SP), Y1
+	VBLENDVPS Y0, 640(SP), Y1, Y0
+	VXORPS    864(SP), Y0, Y0
+	VMOVUPS   Y0, 1088(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   704(SP), Y1
+	VBLENDVPS Y0, 736(SP), Y1, Y0
+	VMOVUPS   Y0, 1120(SP)
+	VMOVUPS   416(SP), Y0
+	VMOVUPS   736(SP), Y1
+	VBLENDVPS Y0, 704(SP), Y1, Y0
+	VMOVUPS   Y0, 1152(SP)
+	VMOVUPS   384(SP), Y0
+	VANDPS    collideconst<>+768(SB), Y0, Y0
+	VMOVUPS   416(SP), Y1
+	VANDPS    collideconst<>+640(SB), Y1, Y1
+	VORPS     Y1, Y0, Y0
+	VMOVUPS   832(SP), Y1
+	VANDNPS   collideconst<>+704(SB), Y1, Y1
+	VORPS     Y1, Y0, Y0
+	VMOVUPS   Y0, 1184(SP)
+
+	// The incident face: a u face when |uN| >= |vN|, the side opposing n.
+	VMOVUPS   960(SP), Y0
+	VANDPS    collideconst<>+64(SB), Y0, Y0
+	VMOVUPS   1024(SP), Y1
+	VANDPS    collideconst<>+64(SB), Y1, Y1
+	VCMPPS    $0x1d, Y1, Y0, Y0
+	VMOVUPS   Y0, 1216(SP)
+	VMOVUPS   1216(SP), Y0
+	VMOVUPS   800(SP), Y1
+	VBLENDVPS Y0, 768(SP), Y1, Y0
+	VMOVUPS   1216(SP), Y1
+	VMOVUPS   1024(SP), Y2
+	VBLENDVPS Y1, 960(SP), Y2, Y1
+	VMOVUPS   1216(SP), Y2
+	VMOVUPS   960(SP), Y3
+	VBLENDVPS Y2, 992(SP), Y3, Y2
+	VMOVUPS   1216(SP), Y3
+	VMOVUPS   768(SP), Y4
+	VBLENDVPS Y3, 800(SP), Y4, Y3
+	VMOVUPS   1216(SP), Y4
+	VMOVUPS   960(SP), Y5
+	VBLENDVPS Y4, 1024(SP), Y5, Y4
+	VMOVUPS   1216(SP), Y5
+	VMOVUPS   992(SP), Y6
+	VBLENDVPS Y5, 960(SP), Y6, Y5
+	VCMPPS    $0x1d, collideconst<>+128(SB), Y1, Y6
+	VMOVUPS   Y6, 1248(SP)
+	VMOVUPS   1248(SP), Y6
+	VANDPS    collideconst<>+0(SB), Y6, Y6
+	VMOVUPS   1216(SP), Y7
+	VANDNPS   collideconst<>+512(SB), Y7, Y7
+	VMOVUPS   1184(SP), Y8
+	VORPS     Y7, Y8, Y7
+	VMOVUPS   Y7, 1280(SP)
+	VMOVUPS   1248(SP), Y7
+	VANDPS    collideconst<>+576(SB), Y7, Y7
+	VMOVUPS   1280(SP), Y8
+	VORPS     Y7, Y8, Y7
+	VMOVUPS   Y7, 1312(SP)
+	VMULPS    Y1, Y0, Y1
+	VXORPS    Y6, Y1, Y1
+	VMOVUPS   896(SP), Y7
+	VADDPS    Y1, Y7, Y1
+	VMULPS    Y2, Y0, Y0
+	VXORPS    Y6, Y0, Y0
+	VMOVUPS   928(SP), Y2
+	VADDPS    Y0, Y2, Y0
+	VMULPS    Y4, Y3, Y2
+	VMULPS    Y5, Y3, Y3
+	VSUBPS    Y2, Y1, Y4
+	VSUBPS    Y3, Y0, Y5
+	VADDPS    Y2, Y1, Y1
+	VADDPS    Y3, Y0, Y0
+
+	// Order the corners by T.
+	VCMPPS    $0x11, Y5, Y0, Y2
+	VMOVUPS   Y2, 1344(SP)
+	VMOVUPS   1344(SP), Y2
+	VBLENDVPS Y2, Y1, Y4, Y2
+	VMOVUPS   Y2, 1376(SP)
+	VMOVUPS   1344(SP), Y2
+	VBLENDVPS Y2, Y0, Y5, Y2
+	VMOVUPS   Y2, 1408(SP)
+	VMOVUPS   1344(SP), Y2
+	VBLENDVPS Y2, Y4, Y1, Y1
+	VMOVUPS   Y1, 1440(SP)
+	VMOVUPS   1344(SP), Y1
+	VBLENDVPS Y1, Y5, Y0, Y0
+	VMOVUPS   Y0, 1472(SP)
+	VMOVUPS   1344(SP), Y0
+	VANDPS    collideconst<>+192(SB), Y0, Y0
+	VMOVUPS   Y0, 1504(SP)
+	VMOVUPS   1344(SP), Y0
+	VANDNPS   collideconst<>+192(SB), Y0, Y0
+	VMOVUPS   Y0, 1536(SP)
+	VMOVUPS   1152(SP), Y0
+	VXORPS    collideconst<>+0(SB), Y0, Y0
+	VMOVUPS   1472(SP), Y1
+	VCMPPS    $0x1d, Y0, Y1, Y1
+	VMOVUPS   1408(SP), Y2
+	VCMPPS    $0x12, 1152(SP), Y2, Y2
+	VANDPS    Y1, Y2, Y1
+	VMOVUPS   Y1, 1568(SP)
+
+	// Clip the first corner to the lower side, then the second to the upper.
+	VMOVUPS   1408(SP), Y1
+	VCMPPS    $0x11, Y0, Y1, Y1
+	VMOVUPS   Y1, 1600(SP)
+	VSUBPS    1408(SP), Y0, Y1
+	VMOVUPS   1472(SP), Y2
+	VSUBPS    1408(SP), Y2, Y2
+	VDIVPS    Y2, Y1, Y1
+	VMOVUPS   1600(SP), Y2
+	VMOVUPS   1440(SP), Y3
+	VSUBPS    1376(SP), Y3, Y3
+	VMULPS    Y3, Y1, Y1
+	VMOVUPS   1376(SP), Y3
+	VADDPS    Y1, Y3, Y1
+	VMOVUPS   1376(SP), Y3
+	VBLENDVPS Y2, Y1, Y3, Y1
+	VMOVUPS   Y1, 1632(SP)
+	VMOVUPS   1600(SP), Y1
+	VMOVUPS   1408(SP), Y2
+	VBLENDVPS Y1, Y0, Y2, Y0
+	VMOVUPS   Y0, 1664(SP)
+	VMOVUPS   1600(SP), Y0
+	VMOVUPS   1504(SP), Y1
+	VBLENDVPS Y0, collideconst<>+256(SB), Y1, Y0
+	VMOVUPS   Y0, 1696(SP)
+	VMOVUPS   1472(SP), Y0
+	VCMPPS    $0x1e, 1152(SP), Y0, Y0
+	VMOVUPS   Y0, 1728(SP)
+	VMOVUPS   1152(SP), Y0
+	VSUBPS    1664(SP), Y0, Y0
+	VMOVUPS   1472(SP), Y1
+	VSUBPS    1664(SP), Y1, Y1
+	VDIVPS    Y1, Y0, Y0
+	VMOVUPS   1728(SP), Y1
+	VMOVUPS   1440(SP), Y2
+	VSUBPS    1632(SP), Y2, Y2
+	VMULPS    Y2, Y0, Y0
+	VMOVUPS   1632(SP), Y2
+	VADDPS    Y0, Y2, Y0
+	VMOVUPS   1440(SP), Y2
+	VBLENDVPS Y1, Y0, Y2, Y0
+	VMOVUPS   Y0, 1760(SP)
+	VMOVUPS   1728(SP), Y0
+	VMOVUPS   1472(SP), Y1
+	VBLENDVPS Y0, 1152(SP), Y1, Y0
+	VMOVUPS   Y0, 1792(SP)
+	VMOVUPS   1728(SP), Y0
+	VMOVUPS   1536(SP), Y1
+	VBLENDVPS Y0, collideconst<>+320(SB), Y1, Y0
+	VMOVUPS   Y0, 1824(SP)
+
+	// The points: separation, and the place halfway between the surfaces.
+	VMOVUPS 352(SP), Y0
+	VMOVUPS 1568(SP), Y1
+	VANDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 1856(SP)
+	VMOVUPS 1632(SP), Y0
+	VSUBPS  1120(SP), Y0, Y0
+	VCMPPS  $0x12, (SP), Y0, Y1
+	VMOVUPS 1856(SP), Y2
+	VANDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 1888(SP)
+	VMOVUPS Y0, 1920(SP)
+	VMOVUPS 1632(SP), Y0
+	VADDPS  1120(SP), Y0, Y0
+	VMULPS  collideconst<>+384(SB), Y0, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS 1088(SP), Y2
+	VXORPS  collideconst<>+0(SB), Y2, Y2
+	VMULPS  1664(SP), Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 576(SP), Y2
+	VADDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 1952(SP)
+	VMOVUPS 1088(SP), Y1
+	VMULPS  Y0, Y1, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  1664(SP), Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 608(SP), Y1
+	VADDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 1984(SP)
+	VMOVUPS 1312(SP), Y0
+	VORPS   1696(SP), Y0, Y0
+	VMOVUPS Y0, 2016(SP)
+	VMOVUPS 1760(SP), Y0
+	VSUBPS  1120(SP), Y0, Y0
+	VCMPPS  $0x12, (SP), Y0, Y1
+	VMOVUPS 1856(SP), Y2
+	VANDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 2048(SP)
+	VMOVUPS Y0, 2080(SP)
+	VMOVUPS 1760(SP), Y0
+	VADDPS  1120(SP), Y0, Y0
+	VMULPS  collideconst<>+384(SB), Y0, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS 1088(SP), Y2
+	VXORPS  collideconst<>+0(SB), Y2, Y2
+	VMULPS  1792(SP), Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 576(SP), Y2
+	VADDPS  Y1, Y2, Y1
+	VMOVUPS Y1, 2112(SP)
+	VMOVUPS 1088(SP), Y1
+	VMULPS  Y0, Y1, Y0
+	VMOVUPS 1056(SP), Y1
+	VMULPS  1792(SP), Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 608(SP), Y1
+	VADDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 2144(SP)
+	VMOVUPS 1312(SP), Y0
+	VORPS   1824(SP), Y0, Y0
+	VMOVUPS Y0, 2176(SP)
+
+	// Compact: the first kept point in slot 0, the second in slot 1.
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    Y0, Y1, Y0
+	VMOVUPS   Y0, 2208(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2112(SP), Y1, Y1
+	VBLENDVPS Y0, 1952(SP), Y1, Y0
+	VMOVUPS   Y0, 2240(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2144(SP), Y1, Y1
+	VBLENDVPS Y0, 1984(SP), Y1, Y0
+	VMOVUPS   Y0, 2272(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2080(SP), Y1, Y1
+	VBLENDVPS Y0, 1920(SP), Y1, Y0
+	VMOVUPS   Y0, 2304(SP)
+	VMOVUPS   1888(SP), Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    2176(SP), Y1, Y1
+	VBLENDVPS Y0, 2016(SP), Y1, Y0
+	VMOVUPS   Y0, 2336(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2112(SP), Y0, Y0
+	VMOVUPS   Y0, 2368(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2144(SP), Y0, Y0
+	VMOVUPS   Y0, 2400(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2080(SP), Y0, Y0
+	VMOVUPS   Y0, 2432(SP)
+	VMOVUPS   2208(SP), Y0
+	VANDPS    2176(SP), Y0, Y0
+	VMOVUPS   Y0, 2464(SP)
+	VMOVUPS   1888(SP), Y0
+	VANDPS    collideconst<>+192(SB), Y0, Y0
+	VMOVUPS   2048(SP), Y1
+	VANDPS    collideconst<>+192(SB), Y1, Y1
+	VPADDD    Y1, Y0, Y0
+	VMOVUPS   Y0, 2496(SP)
+	VMOVUPS   1856(SP), Y0
+	VMOVUPS   1056(SP), Y1
+	VXORPS    448(SP), Y1, Y1
+	VANDPS    Y1, Y0, Y0
+	VMOVUPS   Y0, 2528(SP)
+	VMOVUPS   1856(SP), Y0
+	VMOVUPS   1088(SP), Y1
+	VXORPS    448(SP), Y1, Y1
+	VANDPS    Y1, Y0, Y0
+	VMOVUPS   Y0, 2560(SP)
+
+	// Left to Go: the pairs whose first clip failed.
+	VMOVUPS   1568(SP), Y0
+	VMOVUPS   352(SP), Y1
+	VANDNPS   Y1, Y0, Y0
+	VMOVUPS   Y0, 2592(SP)
+	VMOVUPS   2592(SP), Y0
+	VMOVUPS   2496(SP), Y1
+	VBLENDVPS Y0, collideconst<>+832(SB), Y1, Y0
+	VMOVUPS   Y0, 2624(SP)
+	VMOVUPS   2624(SP), Y0
+	VPSRAD    $0x1f, Y0, Y0
+
+	// Interleave the fields into the manifolds' 8-byte words.
+	VMOVUPS    2528(SP), Y1
+	VPUNPCKLDQ 2560(SP), Y1, Y2
+	VPUNPCKHDQ 2560(SP), Y1, Y1
+	VMOVUPS    Y2, 3616(SP)
+	VMOVUPS    Y1, 3648(SP)
+	VMOVUPS    2624(SP), Y1
+	VPUNPCKLDQ Y0, Y1, Y2
+	VPUNPCKHDQ Y0, Y1, Y0
+	VMOVUPS    Y2, 3680(SP)
+	VMOVUPS    Y0, 3712(SP)
+	VMOVUPS    2240(SP), Y0
+	VPUNPCKLDQ 2272(SP), Y0, Y1
+	VPUNPCKHDQ 2272(SP), Y0, Y0
+	VMOVUPS    Y1, 3744(SP)
+	VMOVUPS    Y0, 3776(SP)
+	VMOVUPS    2304(SP), Y0
+	VPUNPCKLDQ 2336(SP), Y0, Y1
+	VPUNPCKHDQ 2336(SP), Y0, Y0
+	VMOVUPS    Y1, 3808(SP)
+	VMOVUPS    Y0, 3840(SP)
+	VMOVUPS    2368(SP), Y0
+	VPUNPCKLDQ 2400(SP), Y0, Y1
+	VPUNPCKHDQ 2400(SP), Y0, Y0
+	VMOVUPS    Y1, 3872(SP)
+	VMOVUPS    Y0, 3904(SP)
+	VMOVUPS    2432(SP), Y0
+	VPUNPCKLDQ 2464(SP), Y0, Y1
+	VPUNPCKHDQ 2464(SP), Y0, Y0
+	VMOVUPS    Y1, 3936(SP)
+	VMOVUPS    Y0, 3968(SP)
+	VMOVUPS    2592(SP), Y0
+	VMOVMSKPS  Y0, SI
+	POPCNTL    SI, SI
+	ADDQ       SI, BX
+	MOVQ       3616(SP), SI
+	MOVQ       SI, (DX)
+	MOVQ       3680(SP), SI
+	MOVQ       SI, 8(DX)
+	MOVQ       3744(SP), SI
+	MOVQ       SI, 16(DX)
+	MOVQ       3808(SP), SI
+	MOVQ       SI, 24(DX)
+	MOVQ       3872(SP), SI
+	MOVQ       SI, 32(DX)
+	MOVQ       3936(SP), SI
+	MOVQ       SI, 40(DX)
+	MOVQ       3624(SP), SI
+	MOVQ       SI, 48(DX)
+	MOVQ       3688(SP), SI
+	MOVQ       SI, 56(DX)
+	MOVQ       3752(SP), SI
+	MOVQ       SI, 64(DX)
+	MOVQ       3816(SP), SI
+	MOVQ       SI, 72(DX)
+	MOVQ       3880(SP), SI
+	MOVQ       SI, 80(DX)
+	MOVQ       3944(SP), SI
+	MOVQ       SI, 88(DX)
+	MOVQ       3648(SP), SI
+	MOVQ       SI, 96(DX)
+	MOVQ       3712(SP), SI
+	MOVQ       SI, 104(DX)
+	MOVQ       3776(SP), SI
+	MOVQ       SI, 112(DX)
+	MOVQ       3840(SP), SI
+	MOVQ       SI, 120(DX)
+	MOVQ       3904(SP), SI
+	MOVQ       SI, 128(DX)
+	MOVQ       3968(SP), SI
+	MOVQ       SI, 136(DX)
+	MOVQ       3656(SP), SI
+	MOVQ       SI, 144(DX)
+	MOVQ       3720(SP), SI
+	MOVQ       SI, 152(DX)
+	MOVQ       3784(SP), SI
+	MOVQ       SI, 160(DX)
+	MOVQ       3848(SP), SI
+	MOVQ       SI, 168(DX)
+	MOVQ       3912(SP), SI
+	MOVQ       SI, 176(DX)
+	MOVQ       3976(SP), SI
+	MOVQ       SI, 184(DX)
+	MOVQ       3632(SP), SI
+	MOVQ       SI, 192(DX)
+	MOVQ       3696(SP), SI
+	MOVQ       SI, 200(DX)
+	MOVQ       3760(SP), SI
+	MOVQ       SI, 208(DX)
+	MOVQ       3824(SP), SI
+	MOVQ       SI, 216(DX)
+	MOVQ       3888(SP), SI
+	MOVQ       SI, 224(DX)
+	MOVQ       3952(SP), SI
+	MOVQ       SI, 232(DX)
+	MOVQ       3640(SP), SI
+	MOVQ       SI, 240(DX)
+	MOVQ       3704(SP), SI
+	MOVQ       SI, 248(DX)
+	MOVQ       3768(SP), SI
+	MOVQ       SI, 256(DX)
+	MOVQ       3832(SP), SI
+	MOVQ       SI, 264(DX)
+	MOVQ       3896(SP), SI
+	MOVQ       SI, 272(DX)
+	MOVQ       3960(SP), SI
+	MOVQ       SI, 280(DX)
+	MOVQ       3664(SP), SI
+	MOVQ       SI, 288(DX)
+	MOVQ       3728(SP), SI
+	MOVQ       SI, 296(DX)
+	MOVQ       3792(SP), SI
+	MOVQ       SI, 304(DX)
+	MOVQ       3856(SP), SI
+	MOVQ       SI, 312(DX)
+	MOVQ       3920(SP), SI
+	MOVQ       SI, 320(DX)
+	MOVQ       3984(SP), SI
+	MOVQ       SI, 328(DX)
+	MOVQ       3672(SP), SI
+	MOVQ       SI, 336(DX)
+	MOVQ       3736(SP), SI
+	MOVQ       SI, 344(DX)
+	MOVQ       3800(SP), SI
+	MOVQ       SI, 352(DX)
+	MOVQ       3864(SP), SI
+	MOVQ       SI, 360(DX)
+	MOVQ       3928(SP), SI
+	MOVQ       SI, 368(DX)
+	MOVQ       3992(SP), SI
+	MOVQ       SI, 376(DX)
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000180, DX
+	SUBQ       $0x00000010, CX
+	JNZ        pairs
+	MOVQ       BX, ret+344(FP)
+	VZEROUPPER
+	RET
+
+// func collideAVX512(cols []float32, n int, margin float32, out []uint64) int
+// Requires: AVX, AVX512F, BMI2, POPCNT
+TEXT ·collideAVX512(SB), $8768-72
+	MOVQ         n+24(FP), AX
+	MOVQ         cols_base+0(FP), CX
+	MOVQ         out_base+40(FP), DX
+	VBROADCASTSS margin+32(FP), Z0
+	VMOVUPS      Z0, (SP)
+
+	// Column c is at p[c/3] + (c%3)*stride, stride = 4n bytes.
+	MOVQ AX, BX
+	SHLQ $0x02, BX
+	LEAQ (CX)(BX*2), SI
+	ADDQ BX, SI
+	LEAQ (SI)(BX*2), DI
+	ADDQ BX, DI
+	LEAQ (DI)(BX*2), R8
+	ADDQ BX, R8
+	XORQ R9, R9
+
+loop:
+	CMPQ AX, $0x00000010
+	JB   tail
+
+	// The separating-axis test, as Overlaps computes it.
+	VMOVUPS (DI), Z0
+	VSUBPS  (CX), Z0, Z0
+	VMOVUPS (DI)(BX*1), Z1
+	VSUBPS  (CX)(BX*1), Z1, Z1
+	VMOVUPS (CX)(BX*2), Z2
+	VMULPS  (DI)(BX*2), Z2, Z2
+	VMOVUPS (SI), Z3
+	VMULPS  (R8), Z3, Z3
+	VADDPS  Z3, Z2, Z2
+	VMOVUPS (CX)(BX*2), Z3
+	VMULPS  (R8), Z3, Z3
+	VMOVUPS (SI), Z4
+	VMULPS  (DI)(BX*2), Z4, Z4
+	VSUBPS  Z4, Z3, Z3
+	VPANDD  collideconst<>+64(SB), Z2, Z4
+	VPANDD  collideconst<>+64(SB), Z3, Z5
+	VMULPS  (CX)(BX*2), Z0, Z6
+	VMULPS  (SI), Z1, Z7
+	VADDPS  Z7, Z6, Z6
+	VPANDD  collideconst<>+64(SB), Z6, Z7
+	VMOVUPS (R8)(BX*1), Z8
+	VMULPS  Z4, Z8, Z8
+	VMOVUPS (R8)(BX*2), Z9
+	VMULPS  Z5, Z9, Z9
+	VADDPS  Z9, Z8, Z8
+	VMOVUPS (SI)(BX*1), Z9
+	VADDPS  Z8, Z9, Z8
+	VSUBPS  Z8, Z7, Z7
+	VMULPS  (CX)(BX*2), Z1, Z8
+	VMULPS  (SI), Z0, Z9
+	VSUBPS  Z9, Z8, Z8
+	VPANDD  collideconst<>+64(SB), Z8, Z9
+	VMOVUPS (R8)(BX*1), Z10
+	VMULPS  Z5, Z10, Z10
+	VMOVUPS (R8)(BX*2), Z11
+	VMULPS  Z4, Z11, Z11
+	VADDPS  Z11, Z10, Z10
+	VMOVUPS (SI)(BX*2), Z11
+	VADDPS  Z10, Z11, Z10
+	VSUBPS  Z10, Z9, Z9
+	VMULPS  (DI)(BX*2), Z0, Z10
+	VMULPS  (R8), Z1, Z11
+	VADDPS  Z11, Z10, Z10
+	VPANDD  collideconst<>+64(SB), Z10, Z11
+	VMOVUPS (SI)(BX*1), Z12
+	VMULPS  Z4, Z12, Z12
+	VMOVUPS (SI)(BX*2), Z13
+	VMULPS  Z5, Z13, Z13
+	VADDPS  Z13, Z12, Z12
+	VMOVUPS (R8)(BX*1), Z13
+	VADDPS  Z12, Z13, Z12
+	VSUBPS  Z12, Z11, Z11
+	VMULPS  (DI)(BX*2), Z1, Z1
+	VMULPS  (R8), Z0, Z0
+	VSUBPS  Z0, Z1, Z0
+	VPANDD  collideconst<>+64(SB), Z0, Z1
+	VMOVUPS (SI)(BX*1), Z12
+	VMULPS  Z5, Z12, Z5
+	VMOVUPS (SI)(BX*2), Z12
+	VMULPS  Z4, Z12, Z4
+	VADDPS  Z4, Z5, Z4
+	VMOVUPS (R8)(BX*2), Z5
+	VADDPS  Z4, Z5, Z4
+	VSUBPS  Z4, Z1, Z1
+
+	// hit: every sep_k <= margin, which is max(...) <= margin and false on NaN.
+	VCMPPS $0x12, (SP), Z7, K1
+	VCMPPS $0x12, (SP), Z9, K2
+	KANDW  K1, K2, K1
+	VCMPPS $0x12, (SP), Z11, K2
+	VCMPPS $0x12, (SP), Z1, K3
+	KANDW  K2, K3, K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 64(SP)
+
+	// The reference box: b when sepB > sepA + tol, and its axis.
+	VMOVUPS   (SI)(BX*1), Z4
+	VADDPS    (SI)(BX*2), Z4, Z4
+	VADDPS    (R8)(BX*1), Z4, Z4
+	VADDPS    (R8)(BX*2), Z4, Z4
+	VMOVUPS   collideconst<>+448(SB), Z5
+	VMULPS    Z4, Z5, Z4
+	VMAXPS    Z1, Z11, Z5
+	VMAXPS    Z9, Z7, Z12
+	VADDPS    Z4, Z12, Z4
+	VCMPPS    $0x1e, Z4, Z5, K1
+	KMOVW     K1, 128(SP)
+	VCMPPS    $0x1e, Z7, Z9, K1
+	VCMPPS    $0x1e, Z11, Z1, K2
+	KMOVW     128(SP), K3
+	KANDW     K3, K2, K2
+	KMOVW     128(SP), K3
+	KANDNW    K1, K3, K1
+	KORW      K2, K1, K1
+	KMOVW     K1, 192(SP)
+	KMOVW     128(SP), K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z1
+	KMOVW     192(SP), K1
+	KMOVW     128(SP), K2
+	VMOVUPS   Z8, Z4
+	VMOVUPS   Z0, K2, Z4
+	KMOVW     128(SP), K2
+	VMOVUPS   Z6, Z5
+	VMOVUPS   Z10, K2, Z5
+	VMOVUPS   Z5, Z5
+	VMOVUPS   Z4, K1, Z5
+	KMOVW     192(SP), K1
+	KMOVW     128(SP), K2
+	VMOVUPS   Z6, Z4
+	VMOVUPS   Z10, K2, Z4
+	KMOVW     128(SP), K2
+	VMOVUPS   Z8, Z6
+	VMOVUPS   Z0, K2, Z6
+	VMOVUPS   Z6, Z0
+	VMOVUPS   Z4, K1, Z0
+	VPXORD    Z1, Z5, Z4
+	VPXORD    Z1, Z0, Z0
+	VPXORD    Z1, Z3, Z3
+	KMOVW     128(SP), K1
+	VMOVUPS   (CX), Z5
+	VMOVUPS   (DI), K1, Z5
+	KMOVW     128(SP), K1
+	VMOVUPS   (CX)(BX*1), Z6
+	VMOVUPS   (DI)(BX*1), K1, Z6
+	KMOVW     128(SP), K1
+	VMOVUPS   (CX)(BX*2), Z7
+	VMOVUPS   (DI)(BX*2), K1, Z7
+	KMOVW     128(SP), K1
+	VMOVUPS   (SI), Z8
+	VMOVUPS   (R8), K1, Z8
+	KMOVW     128(SP), K1
+	VMOVUPS   (SI)(BX*1), Z9
+	VMOVUPS   (R8)(BX*1), K1, Z9
+	KMOVW     128(SP), K1
+	VMOVUPS   (SI)(BX*2), Z10
+	VMOVUPS   (R8)(BX*2), K1, Z10
+	KMOVW     128(SP), K1
+	VMOVUPS   (R8)(BX*1), Z11
+	VMOVUPS   (SI)(BX*1), K1, Z11
+	KMOVW     128(SP), K1
+	VMOVUPS   (R8)(BX*2), Z12
+	VMOVUPS   (SI)(BX*2), K1, Z12
+
+	// σ = +1 when pj >= 0, else -1; products with it are sign flips.
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z4, K1
+	KMOVW     K1, 256(SP)
+	KMOVW     256(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z13
+	VPXORD    Z13, Z2, Z2
+	VPXORD    Z13, Z3, Z3
+	KMOVW     192(SP), K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z14
+	VPXORD    Z13, Z4, Z4
+	VPXORD    Z13, Z0, Z0
+	VPXORD    Z14, Z0, Z0
+	KMOVW     192(SP), K1
+	VMOVUPS   Z2, Z14
+	VMOVUPS   Z3, K1, Z14
+	KMOVW     192(SP), K1
+	VPXORD    collideconst<>+0(SB), Z2, Z2
+	VMOVUPS   Z3, Z3
+	VMOVUPS   Z2, K1, Z3
+	VPXORD    collideconst<>+0(SB), Z3, Z2
+	KMOVW     192(SP), K1
+	VPXORD    collideconst<>+0(SB), Z8, Z15
+	VMOVUPS   Z7, Z16
+	VMOVUPS   Z15, K1, Z16
+	VPXORD    Z13, Z16, Z15
+	KMOVW     192(SP), K1
+	VMOVUPS   Z8, Z8
+	VMOVUPS   Z7, K1, Z8
+	VPXORD    Z13, Z8, Z7
+	KMOVW     192(SP), K1
+	VMOVUPS   Z9, Z8
+	VMOVUPS   Z10, K1, Z8
+	KMOVW     192(SP), K1
+	VMOVUPS   Z10, Z10
+	VMOVUPS   Z9, K1, Z10
+	KMOVW     128(SP), K1
+	VMOVUPS.Z collideconst<>+768(SB), K1, Z9
+	KMOVW     192(SP), K1
+	VMOVUPS.Z collideconst<>+640(SB), K1, Z13
+	VPORD     Z13, Z9, Z9
+	KMOVW     256(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+704(SB), K1, Z13
+	VPORD     Z13, Z9, Z9
+
+	// The incident face: a u face when |uN| >= |vN|, the side opposing n.
+	VPANDD    collideconst<>+64(SB), Z14, Z13
+	VPANDD    collideconst<>+64(SB), Z2, Z16
+	VCMPPS    $0x1d, Z16, Z13, K1
+	KMOVW     K1, 320(SP)
+	KMOVW     320(SP), K1
+	VMOVUPS   Z12, Z13
+	VMOVUPS   Z11, K1, Z13
+	KMOVW     320(SP), K1
+	VMOVUPS   Z2, Z16
+	VMOVUPS   Z14, K1, Z16
+	KMOVW     320(SP), K1
+	VMOVUPS   Z14, Z17
+	VMOVUPS   Z3, K1, Z17
+	KMOVW     320(SP), K1
+	VMOVUPS   Z11, Z11
+	VMOVUPS   Z12, K1, Z11
+	KMOVW     320(SP), K1
+	VMOVUPS   Z14, Z12
+	VMOVUPS   Z2, K1, Z12
+	KMOVW     320(SP), K1
+	VMOVUPS   Z3, Z2
+	VMOVUPS   Z14, K1, Z2
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z16, K1
+	KMOVW     K1, 384(SP)
+	KMOVW     384(SP), K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z3
+	KMOVW     320(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+512(SB), K1, Z14
+	VPORD     Z14, Z9, Z9
+	KMOVW     384(SP), K1
+	VMOVUPS.Z collideconst<>+576(SB), K1, Z14
+	VPORD     Z14, Z9, Z9
+	VMULPS    Z16, Z13, Z14
+	VPXORD    Z3, Z14, Z14
+	VADDPS    Z14, Z4, Z4
+	VMULPS    Z17, Z13, Z13
+	VPXORD    Z3, Z13, Z3
+	VADDPS    Z3, Z0, Z0
+	VMULPS    Z12, Z11, Z3
+	VMULPS    Z2, Z11, Z2
+	VSUBPS    Z3, Z4, Z11
+	VSUBPS    Z2, Z0, Z12
+	VADDPS    Z3, Z4, Z3
+	VADDPS    Z2, Z0, Z0
+
+	// Order the corners by T.
+	VCMPPS    $0x11, Z12, Z0, K1
+	KMOVW     K1, 448(SP)
+	KMOVW     448(SP), K1
+	VMOVUPS   Z11, Z2
+	VMOVUPS   Z3, K1, Z2
+	KMOVW     448(SP), K1
+	VMOVUPS   Z12, Z4
+	VMOVUPS   Z0, K1, Z4
+	KMOVW     448(SP), K1
+	VMOVUPS   Z3, Z3
+	VMOVUPS   Z11, K1, Z3
+	KMOVW     448(SP), K1
+	VMOVUPS   Z0, Z0
+	VMOVUPS   Z12, K1, Z0
+	KMOVW     448(SP), K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z11
+	KMOVW     448(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z12
+	VPXORD    collideconst<>+0(SB), Z10, Z13
+	VCMPPS    $0x1d, Z13, Z0, K1
+	VCMPPS    $0x12, Z10, Z4, K2
+	KANDW     K1, K2, K1
+	KMOVW     K1, 512(SP)
+
+	// Clip the first corner to the lower side, then the second to the upper.
+	VCMPPS  $0x11, Z13, Z4, K1
+	KMOVW   K1, 576(SP)
+	VSUBPS  Z4, Z13, Z14
+	VSUBPS  Z4, Z0, Z16
+	VDIVPS  Z16, Z14, Z14
+	KMOVW   576(SP), K1
+	VSUBPS  Z2, Z3, Z16
+	VMULPS  Z16, Z14, Z14
+	VADDPS  Z14, Z2, Z14
+	VMOVUPS Z2, Z2
+	VMOVUPS Z14, K1, Z2
+	KMOVW   576(SP), K1
+	VMOVUPS Z4, Z4
+	VMOVUPS Z13, K1, Z4
+	KMOVW   576(SP), K1
+	VMOVUPS Z11, Z11
+	VMOVUPS collideconst<>+256(SB), K1, Z11
+	VCMPPS  $0x1e, Z10, Z0, K1
+	KMOVW   K1, 640(SP)
+	VSUBPS  Z4, Z10, Z13
+	VSUBPS  Z4, Z0, Z14
+	VDIVPS  Z14, Z13, Z13
+	KMOVW   640(SP), K1
+	VSUBPS  Z2, Z3, Z14
+	VMULPS  Z14, Z13, Z13
+	VADDPS  Z13, Z2, Z13
+	VMOVUPS Z3, Z3
+	VMOVUPS Z13, K1, Z3
+	KMOVW   640(SP), K1
+	VMOVUPS Z0, Z0
+	VMOVUPS Z10, K1, Z0
+	KMOVW   640(SP), K1
+	VMOVUPS Z12, Z10
+	VMOVUPS collideconst<>+320(SB), K1, Z10
+
+	// The points: separation, and the place halfway between the surfaces.
+	KMOVW  64(SP), K1
+	KMOVW  512(SP), K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 704(SP)
+	VSUBPS Z8, Z2, Z12
+	VCMPPS $0x12, (SP), Z12, K1
+	KMOVW  704(SP), K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 768(SP)
+	VADDPS Z8, Z2, Z2
+	VMULPS collideconst<>+384(SB), Z2, Z2
+	VMULPS Z2, Z15, Z13
+	VPXORD collideconst<>+0(SB), Z7, Z14
+	VMULPS Z4, Z14, Z14
+	VADDPS Z14, Z13, Z13
+	VADDPS Z13, Z5, Z13
+	VMULPS Z2, Z7, Z2
+	VMULPS Z4, Z15, Z4
+	VADDPS Z4, Z2, Z2
+	VADDPS Z2, Z6, Z2
+	VPORD  Z11, Z9, Z4
+	VSUBPS Z8, Z3, Z11
+	VCMPPS $0x12, (SP), Z11, K1
+	KMOVW  704(SP), K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 832(SP)
+	VADDPS Z8, Z3, Z3
+	VMULPS collideconst<>+384(SB), Z3, Z3
+	VMULPS Z3, Z15, Z8
+	VPXORD collideconst<>+0(SB), Z7, Z14
+	VMULPS Z0, Z14, Z14
+	VADDPS Z14, Z8, Z8
+	VADDPS Z8, Z5, Z5
+	VMULPS Z3, Z7, Z3
+	VMULPS Z0, Z15, Z0
+	VADDPS Z0, Z3, Z0
+	VADDPS Z0, Z6, Z0
+	VPORD  Z10, Z9, Z3
+
+	// Compact: the first kept point in slot 0, the second in slot 1.
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	KANDW     K1, K2, K1
+	KMOVW     K1, 896(SP)
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z5, K2, Z6
+	VMOVUPS   Z6, Z6
+	VMOVUPS   Z13, K1, Z6
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z0, K2, Z8
+	VMOVUPS   Z8, Z8
+	VMOVUPS   Z2, K1, Z8
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z11, K2, Z2
+	VMOVUPS   Z2, Z2
+	VMOVUPS   Z12, K1, Z2
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z3, K2, Z9
+	VMOVUPS   Z9, Z9
+	VMOVUPS   Z4, K1, Z9
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z5, K1, Z4
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z0, K1, Z0
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z11, K1, Z5
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z3, K1, Z3
+	KMOVW     768(SP), K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z10
+	KMOVW     832(SP), K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z11
+	VPADDD    Z11, Z10, Z10
+	KMOVW     704(SP), K1
+	VPXORD    Z1, Z15, Z11
+	VMOVUPS.Z Z11, K1, Z11
+	KMOVW     704(SP), K1
+	VPXORD    Z1, Z7, Z1
+	VMOVUPS.Z Z1, K1, Z1
+
+	// Left to Go: the pairs whose first clip failed.
+	KMOVW   512(SP), K1
+	KMOVW   64(SP), K2
+	KANDNW  K2, K1, K1
+	KMOVW   K1, 960(SP)
+	KMOVW   960(SP), K1
+	VMOVUPS Z10, Z7
+	VMOVUPS collideconst<>+832(SB), K1, Z7
+	VPSRAD  $0x1f, Z7, Z10
+
+	// Interleave the fields into the manifolds' 8-byte words.
+	VPUNPCKLDQ Z1, Z11, Z12
+	VPUNPCKHDQ Z1, Z11, Z1
+	VMOVUPS    Z12, 7232(SP)
+	VMOVUPS    Z1, 7296(SP)
+	VPUNPCKLDQ Z10, Z7, Z1
+	VPUNPCKHDQ Z10, Z7, Z7
+	VMOVUPS    Z1, 7360(SP)
+	VMOVUPS    Z7, 7424(SP)
+	VPUNPCKLDQ Z8, Z6, Z1
+	VPUNPCKHDQ Z8, Z6, Z6
+	VMOVUPS    Z1, 7488(SP)
+	VMOVUPS    Z6, 7552(SP)
+	VPUNPCKLDQ Z9, Z2, Z1
+	VPUNPCKHDQ Z9, Z2, Z2
+	VMOVUPS    Z1, 7616(SP)
+	VMOVUPS    Z2, 7680(SP)
+	VPUNPCKLDQ Z0, Z4, Z1
+	VPUNPCKHDQ Z0, Z4, Z0
+	VMOVUPS    Z1, 7744(SP)
+	VMOVUPS    Z0, 7808(SP)
+	VPUNPCKLDQ Z3, Z5, Z0
+	VPUNPCKHDQ Z3, Z5, Z1
+	VMOVUPS    Z0, 7872(SP)
+	VMOVUPS    Z1, 7936(SP)
+	KMOVW      960(SP), K1
+	KMOVW      K1, R10
+	POPCNTL    R10, R10
+	ADDQ       R10, R9
+	MOVQ       7232(SP), R10
+	MOVQ       R10, (DX)
+	MOVQ       7360(SP), R10
+	MOVQ       R10, 8(DX)
+	MOVQ       7488(SP), R10
+	MOVQ       R10, 16(DX)
+	MOVQ       7616(SP), R10
+	MOVQ       R10, 24(DX)
+	MOVQ       7744(SP), R10
+	MOVQ       R10, 32(DX)
+	MOVQ       7872(SP), R10
+	MOVQ       R10, 40(DX)
+	MOVQ       7240(SP), R10
+	MOVQ       R10, 48(DX)
+	MOVQ       7368(SP), R10
+	MOVQ       R10, 56(DX)
+	MOVQ       7496(SP), R10
+	MOVQ       R10, 64(DX)
+	MOVQ       7624(SP), R10
+	MOVQ       R10, 72(DX)
+	MOVQ       7752(SP), R10
+	MOVQ       R10, 80(DX)
+	MOVQ       7880(SP), R10
+	MOVQ       R10, 88(DX)
+	MOVQ       7296(SP), R10
+	MOVQ       R10, 96(DX)
+	MOVQ       7424(SP), R10
+	MOVQ       R10, 104(DX)
+	MOVQ       7552(SP), R10
+	MOVQ       R10, 112(DX)
+	MOVQ       7680(SP), R10
+	MOVQ       R10, 120(DX)
+	MOVQ       7808(SP), R10
+	MOVQ       R10, 128(DX)
+	MOVQ       7936(SP), R10
+	MOVQ       R10, 136(DX)
+	MOVQ       7304(SP), R10
+	MOVQ       R10, 144(DX)
+	MOVQ       7432(SP), R10
+	MOVQ       R10, 152(DX)
+	MOVQ       7560(SP), R10
+	MOVQ       R10, 160(DX)
+	MOVQ       7688(SP), R10
+	MOVQ       R10, 168(DX)
+	MOVQ       7816(SP), R10
+	MOVQ       R10, 176(DX)
+	MOVQ       7944(SP), R10
+	MOVQ       R10, 184(DX)
+	MOVQ       7248(SP), R10
+	MOVQ       R10, 192(DX)
+	MOVQ       7376(SP), R10
+	MOVQ       R10, 200(DX)
+	MOVQ       7504(SP), R10
+	MOVQ       R10, 208(DX)
+	MOVQ       7632(SP), R10
+	MOVQ       R10, 216(DX)
+	MOVQ       7760(SP), R10
+	MOVQ       R10, 224(DX)
+	MOVQ       7888(SP), R10
+	MOVQ       R10, 232(DX)
+	MOVQ       7256(SP), R10
+	MOVQ       R10, 240(DX)
+	MOVQ       7384(SP), R10
+	MOVQ       R10, 248(DX)
+	MOVQ       7512(SP), R10
+	MOVQ       R10, 256(DX)
+	MOVQ       7640(SP), R10
+	MOVQ       R10, 264(DX)
+	MOVQ       7768(SP), R10
+	MOVQ       R10, 272(DX)
+	MOVQ       7896(SP), R10
+	MOVQ       R10, 280(DX)
+	MOVQ       7312(SP), R10
+	MOVQ       R10, 288(DX)
+	MOVQ       7440(SP), R10
+	MOVQ       R10, 296(DX)
+	MOVQ       7568(SP), R10
+	MOVQ       R10, 304(DX)
+	MOVQ       7696(SP), R10
+	MOVQ       R10, 312(DX)
+	MOVQ       7824(SP), R10
+	MOVQ       R10, 320(DX)
+	MOVQ       7952(SP), R10
+	MOVQ       R10, 328(DX)
+	MOVQ       7320(SP), R10
+	MOVQ       R10, 336(DX)
+	MOVQ       7448(SP), R10
+	MOVQ       R10, 344(DX)
+	MOVQ       7576(SP), R10
+	MOVQ       R10, 352(DX)
+	MOVQ       7704(SP), R10
+	MOVQ       R10, 360(DX)
+	MOVQ       7832(SP), R10
+	MOVQ       R10, 368(DX)
+	MOVQ       7960(SP), R10
+	MOVQ       R10, 376(DX)
+	MOVQ       7264(SP), R10
+	MOVQ       R10, 384(DX)
+	MOVQ       7392(SP), R10
+	MOVQ       R10, 392(DX)
+	MOVQ       7520(SP), R10
+	MOVQ       R10, 400(DX)
+	MOVQ       7648(SP), R10
+	MOVQ       R10, 408(DX)
+	MOVQ       7776(SP), R10
+	MOVQ       R10, 416(DX)
+	MOVQ       7904(SP), R10
+	MOVQ       R10, 424(DX)
+	MOVQ       7272(SP), R10
+	MOVQ       R10, 432(DX)
+	MOVQ       7400(SP), R10
+	MOVQ       R10, 440(DX)
+	MOVQ       7528(SP), R10
+	MOVQ       R10, 448(DX)
+	MOVQ       7656(SP), R10
+	MOVQ       R10, 456(DX)
+	MOVQ       7784(SP), R10
+	MOVQ       R10, 464(DX)
+	MOVQ       7912(SP), R10
+	MOVQ       R10, 472(DX)
+	MOVQ       7328(SP), R10
+	MOVQ       R10, 480(DX)
+	MOVQ       7456(SP), R10
+	MOVQ       R10, 488(DX)
+	MOVQ       7584(SP), R10
+	MOVQ       R10, 496(DX)
+	MOVQ       7712(SP), R10
+	MOVQ       R10, 504(DX)
+	MOVQ       7840(SP), R10
+	MOVQ       R10, 512(DX)
+	MOVQ       7968(SP), R10
+	MOVQ       R10, 520(DX)
+	MOVQ       7336(SP), R10
+	MOVQ       R10, 528(DX)
+	MOVQ       7464(SP), R10
+	MOVQ       R10, 536(DX)
+	MOVQ       7592(SP), R10
+	MOVQ       R10, 544(DX)
+	MOVQ       7720(SP), R10
+	MOVQ       R10, 552(DX)
+	MOVQ       7848(SP), R10
+	MOVQ       R10, 560(DX)
+	MOVQ       7976(SP), R10
+	MOVQ       R10, 568(DX)
+	MOVQ       7280(SP), R10
+	MOVQ       R10, 576(DX)
+	MOVQ       7408(SP), R10
+	MOVQ       R10, 584(DX)
+	MOVQ       7536(SP), R10
+	MOVQ       R10, 592(DX)
+	MOVQ       7664(SP), R10
+	MOVQ       R10, 600(DX)
+	MOVQ       7792(SP), R10
+	MOVQ       R10, 608(DX)
+	MOVQ       7920(SP), R10
+	MOVQ       R10, 616(DX)
+	MOVQ       7288(SP), R10
+	MOVQ       R10, 624(DX)
+	MOVQ       7416(SP), R10
+	MOVQ       R10, 632(DX)
+	MOVQ       7544(SP), R10
+	MOVQ       R10, 640(DX)
+	MOVQ       7672(SP), R10
+	MOVQ       R10, 648(DX)
+	MOVQ       7800(SP), R10
+	MOVQ       R10, 656(DX)
+	MOVQ       7928(SP), R10
+	MOVQ       R10, 664(DX)
+	MOVQ       7344(SP), R10
+	MOVQ       R10, 672(DX)
+	MOVQ       7472(SP), R10
+	MOVQ       R10, 680(DX)
+	MOVQ       7600(SP), R10
+	MOVQ       R10, 688(DX)
+	MOVQ       7728(SP), R10
+	MOVQ       R10, 696(DX)
+	MOVQ       7856(SP), R10
+	MOVQ       R10, 704(DX)
+	MOVQ       7984(SP), R10
+	MOVQ       R10, 712(DX)
+	MOVQ       7352(SP), R10
+	MOVQ       R10, 720(DX)
+	MOVQ       7480(SP), R10
+	MOVQ       R10, 728(DX)
+	MOVQ       7608(SP), R10
+	MOVQ       R10, 736(DX)
+	MOVQ       7736(SP), R10
+	MOVQ       R10, 744(DX)
+	MOVQ       7864(SP), R10
+	MOVQ       R10, 752(DX)
+	MOVQ       7992(SP), R10
+	MOVQ       R10, 760(DX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	ADDQ       $0x00000040, R8
+	ADDQ       $0x00000300, DX
+	SUBQ       $0x00000010, AX
+	JMP        loop
+
+tail:
+	TESTQ AX, AX
+	JZ    done
+
+	// The last pairs, fewer than a group: masked loads to the stack.
+	MOVQ      $-1, R10
+	BZHIQ     AX, R10, R10
+	KMOVW     R10, K1
+	VMOVUPS.Z (CX), K1, Z0
+	VMOVUPS   Z0, 8000(SP)
+	VMOVUPS.Z (CX)(BX*1), K1, Z0
+	VMOVUPS   Z0, 8064(SP)
+	VMOVUPS.Z (CX)(BX*2), K1, Z0
+	VMOVUPS   Z0, 8128(SP)
+	VMOVUPS.Z (SI), K1, Z0
+	VMOVUPS   Z0, 8192(SP)
+	VMOVUPS.Z (SI)(BX*1), K1, Z0
+	VMOVUPS   Z0, 8256(SP)
+	VMOVUPS.Z (SI)(BX*2), K1, Z0
+	VMOVUPS   Z0, 8320(SP)
+	VMOVUPS.Z (DI), K1, Z0
+	VMOVUPS   Z0, 8384(SP)
+	VMOVUPS.Z (DI)(BX*1), K1, Z0
+	VMOVUPS   Z0, 8448(SP)
+	VMOVUPS.Z (DI)(BX*2), K1, Z0
+	VMOVUPS   Z0, 8512(SP)
+	VMOVUPS.Z (R8), K1, Z0
+	VMOVUPS   Z0, 8576(SP)
+	VMOVUPS.Z (R8)(BX*1), K1, Z0
+	VMOVUPS   Z0, 8640(SP)
+	VMOVUPS.Z (R8)(BX*2), K1, Z0
+	VMOVUPS   Z0, 8704(SP)
+
+	// The separating-axis test, as Overlaps computes it.
+	VMOVUPS 8384(SP), Z0
+	VSUBPS  8000(SP), Z0, Z0
+	VMOVUPS 8448(SP), Z1
+	VSUBPS  8064(SP), Z1, Z1
+	VMOVUPS 8128(SP), Z2
+	VMULPS  8512(SP), Z2, Z2
+	VMOVUPS 8192(SP), Z3
+	VMULPS  8576(SP), Z3, Z3
+	VADDPS  Z3, Z2, Z2
+	VMOVUPS 8128(SP), Z3
+	VMULPS  8576(SP), Z3, Z3
+	VMOVUPS 8192(SP), Z4
+	VMULPS  8512(SP), Z4, Z4
+	VSUBPS  Z4, Z3, Z3
+	VPANDD  collideconst<>+64(SB), Z2, Z4
+	VPANDD  collideconst<>+64(SB), Z3, Z5
+	VMULPS  8128(SP), Z0, Z6
+	VMULPS  8192(SP), Z1, Z7
+	VADDPS  Z7, Z6, Z6
+	VPANDD  collideconst<>+64(SB), Z6, Z7
+	VMOVUPS 8640(SP), Z8
+	VMULPS  Z4, Z8, Z8
+	VMOVUPS 8704(SP), Z9
+	VMULPS  Z5, Z9, Z9
+	VADDPS  Z9, Z8, Z8
+	VMOVUPS 8256(SP), Z9
+	VADDPS  Z8, Z9, Z8
+	VSUBPS  Z8, Z7, Z7
+	VMULPS  8128(SP), Z1, Z8
+	VMULPS  8192(SP), Z0, Z9
+	VSUBPS  Z9, Z8, Z8
+	VPANDD  collideconst<>+64(SB), Z8, Z9
+	VMOVUPS 8640(SP), Z10
+	VMULPS  Z5, Z10, Z10
+	VMOVUPS 8704(SP), Z11
+	VMULPS  Z4, Z11, Z11
+	VADDPS  Z11, Z10, Z10
+	VMOVUPS 8320(SP), Z11
+	VADDPS  Z10, Z11, Z10
+	VSUBPS  Z10, Z9, Z9
+	VMULPS  8512(SP), Z0, Z10
+	VMULPS  8576(SP), Z1, Z11
+	VADDPS  Z11, Z10, Z10
+	VPANDD  collideconst<>+64(SB), Z10, Z11
+	VMOVUPS 8256(SP), Z12
+	VMULPS  Z4, Z12, Z12
+	VMOVUPS 8320(SP), Z13
+	VMULPS  Z5, Z13, Z13
+	VADDPS  Z13, Z12, Z12
+	VMOVUPS 8640(SP), Z13
+	VADDPS  Z12, Z13, Z12
+	VSUBPS  Z12, Z11, Z11
+	VMULPS  8512(SP), Z1, Z1
+	VMULPS  8576(SP), Z0, Z0
+	VSUBPS  Z0, Z1, Z0
+	VPANDD  collideconst<>+64(SB), Z0, Z1
+	VMOVUPS 8256(SP), Z12
+	VMULPS  Z5, Z12, Z5
+	VMOVUPS 8320(SP), Z12
+	VMULPS  Z4, Z12, Z4
+	VADDPS  Z4, Z5, Z4
+	VMOVUPS 8704(SP), Z5
+	VADDPS  Z4, Z5, Z4
+	VSUBPS  Z4, Z1, Z1
+
+	// hit: every sep_k <= margin, which is max(...) <= margin and false on NaN.
+	VCMPPS $0x12, (SP), Z7, K1
+	VCMPPS $0x12, (SP), Z9, K2
+	KANDW  K1, K2, K1
+	VCMPPS $0x12, (SP), Z11, K2
+	VCMPPS $0x12, (SP), Z1, K3
+	KANDW  K2, K3, K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 64(SP)
+
+	// The reference box: b when sepB > sepA + tol, and its axis.
+	VMOVUPS   8256(SP), Z4
+	VADDPS    8320(SP), Z4, Z4
+	VADDPS    8640(SP), Z4, Z4
+	VADDPS    8704(SP), Z4, Z4
+	VMOVUPS   collideconst<>+448(SB), Z5
+	VMULPS    Z4, Z5, Z4
+	VMAXPS    Z1, Z11, Z5
+	VMAXPS    Z9, Z7, Z12
+	VADDPS    Z4, Z12, Z4
+	VCMPPS    $0x1e, Z4, Z5, K1
+	KMOVW     K1, 128(SP)
+	VCMPPS    $0x1e, Z7, Z9, K1
+	VCMPPS    $0x1e, Z11, Z1, K2
+	KMOVW     128(SP), K3
+	KANDW     K3, K2, K2
+	KMOVW     128(SP), K3
+	KANDNW    K1, K3, K1
+	KORW      K2, K1, K1
+	KMOVW     K1, 192(SP)
+	KMOVW     128(SP), K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z1
+	KMOVW     192(SP), K1
+	KMOVW     128(SP), K2
+	VMOVUPS   Z8, Z4
+	VMOVUPS   Z0, K2, Z4
+	KMOVW     128(SP), K2
+	VMOVUPS   Z6, Z5
+	VMOVUPS   Z10, K2, Z5
+	VMOVUPS   Z5, Z5
+	VMOVUPS   Z4, K1, Z5
+	KMOVW     192(SP), K1
+	KMOVW     128(SP), K2
+	VMOVUPS   Z6, Z4
+	VMOVUPS   Z10, K2, Z4
+	KMOVW     128(SP), K2
+	VMOVUPS   Z8, Z6
+	VMOVUPS   Z0, K2, Z6
+	VMOVUPS   Z6, Z0
+	VMOVUPS   Z4, K1, Z0
+	VPXORD    Z1, Z5, Z4
+	VPXORD    Z1, Z0, Z0
+	VPXORD    Z1, Z3, Z3
+	KMOVW     128(SP), K1
+	VMOVUPS   8000(SP), Z5
+	VMOVUPS   8384(SP), K1, Z5
+	KMOVW     128(SP), K1
+	VMOVUPS   8064(SP), Z6
+	VMOVUPS   8448(SP), K1, Z6
+	KMOVW     128(SP), K1
+	VMOVUPS   8128(SP), Z7
+	VMOVUPS   8512(SP), K1, Z7
+	KMOVW     128(SP), K1
+	VMOVUPS   8192(SP), Z8
+	VMOVUPS   8576(SP), K1, Z8
+	KMOVW     128(SP), K1
+	VMOVUPS   8256(SP), Z9
+	VMOVUPS   8640(SP), K1, Z9
+	KMOVW     128(SP), K1
+	VMOVUPS   8320(SP), Z10
+	VMOVUPS   8704(SP), K1, Z10
+	KMOVW     128(SP), K1
+	VMOVUPS   8640(SP), Z11
+	VMOVUPS   8256(SP), K1, Z11
+	KMOVW     128(SP), K1
+	VMOVUPS   8704(SP), Z12
+	VMOVUPS   8320(SP), K1, Z12
+
+	// σ = +1 when pj >= 0, else -1; products with it are sign flips.
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z4, K1
+	KMOVW     K1, 256(SP)
+	KMOVW     256(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z13
+	VPXORD    Z13, Z2, Z2
+	VPXORD    Z13, Z3, Z3
+	KMOVW     192(SP), K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z14
+	VPXORD    Z13, Z4, Z4
+	VPXORD    Z13, Z0, Z0
+	VPXORD    Z14, Z0, Z0
+	KMOVW     192(SP), K1
+	VMOVUPS   Z2, Z14
+	VMOVUPS   Z3, K1, Z14
+	KMOVW     192(SP), K1
+	VPXORD    collideconst<>+0(SB), Z2, Z2
+	VMOVUPS   Z3, Z3
+	VMOVUPS   Z2, K1, Z3
+	VPXORD    collideconst<>+0(SB), Z3, Z2
+	KMOVW     192(SP), K1
+	VPXORD    collideconst<>+0(SB), Z8, Z15
+	VMOVUPS   Z7, Z16
+	VMOVUPS   Z15, K1, Z16
+	VPXORD    Z13, Z16, Z15
+	KMOVW     192(SP), K1
+	VMOVUPS   Z8, Z8
+	VMOVUPS   Z7, K1, Z8
+	VPXORD    Z13, Z8, Z7
+	KMOVW     192(SP), K1
+	VMOVUPS   Z9, Z8
+	VMOVUPS   Z10, K1, Z8
+	KMOVW     192(SP), K1
+	VMOVUPS   Z10, Z10
+	VMOVUPS   Z9, K1, Z10
+	KMOVW     128(SP), K1
+	VMOVUPS.Z collideconst<>+768(SB), K1, Z9
+	KMOVW     192(SP), K1
+	VMOVUPS.Z collideconst<>+640(SB), K1, Z13
+	VPORD     Z13, Z9, Z9
+	KMOVW     256(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+704(SB), K1, Z13
+	VPORD     Z13, Z9, Z9
+
+	// The incident face: a u face when |uN| >= |vN|, the side opposing n.
+	VPANDD    collideconst<>+64(SB), Z14, Z13
+	VPANDD    collideconst<>+64(SB), Z2, Z16
+	VCMPPS    $0x1d, Z16, Z13, K1
+	KMOVW     K1, 320(SP)
+	KMOVW     320(SP), K1
+	VMOVUPS   Z12, Z13
+	VMOVUPS   Z11, K1, Z13
+	KMOVW     320(SP), K1
+	VMOVUPS   Z2, Z16
+	VMOVUPS   Z14, K1, Z16
+	KMOVW     320(SP), K1
+	VMOVUPS   Z14, Z17
+	VMOVUPS   Z3, K1, Z17
+	KMOVW     320(SP), K1
+	VMOVUPS   Z11, Z11
+	VMOVUPS   Z12, K1, Z11
+	KMOVW     320(SP), K1
+	VMOVUPS   Z14, Z12
+	VMOVUPS   Z2, K1, Z12
+	KMOVW     320(SP), K1
+	VMOVUPS   Z3, Z2
+	VMOVUPS   Z14, K1, Z2
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z16, K1
+	KMOVW     K1, 384(SP)
+	KMOVW     384(SP), K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z3
+	KMOVW     320(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+512(SB), K1, Z14
+	VPORD     Z14, Z9, Z9
+	KMOVW     384(SP), K1
+	VMOVUPS.Z collideconst<>+576(SB), K1, Z14
+	VPORD     Z14, Z9, Z9
+	VMULPS    Z16, Z13, Z14
+	VPXORD    Z3, Z14, Z14
+	VADDPS    Z14, Z4, Z4
+	VMULPS    Z17, Z13, Z13
+	VPXORD    Z3, Z13, Z3
+	VADDPS    Z3, Z0, Z0
+	VMULPS    Z12, Z11, Z3
+	VMULPS    Z2, Z11, Z2
+	VSUBPS    Z3, Z4, Z11
+	VSUBPS    Z2, Z0, Z12
+	VADDPS    Z3, Z4, Z3
+	VADDPS    Z2, Z0, Z0
+
+	// Order the corners by T.
+	VCMPPS    $0x11, Z12, Z0, K1
+	KMOVW     K1, 448(SP)
+	KMOVW     448(SP), K1
+	VMOVUPS   Z11, Z2
+	VMOVUPS   Z3, K1, Z2
+	KMOVW     448(SP), K1
+	VMOVUPS   Z12, Z4
+	VMOVUPS   Z0, K1, Z4
+	KMOVW     448(SP), K1
+	VMOVUPS   Z3, Z3
+	VMOVUPS   Z11, K1, Z3
+	KMOVW     448(SP), K1
+	VMOVUPS   Z0, Z0
+	VMOVUPS   Z12, K1, Z0
+	KMOVW     448(SP), K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z11
+	KMOVW     448(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z12
+	VPXORD    collideconst<>+0(SB), Z10, Z13
+	VCMPPS    $0x1d, Z13, Z0, K1
+	VCMPPS    $0x12, Z10, Z4, K2
+	KANDW     K1, K2, K1
+	KMOVW     K1, 512(SP)
+
+	// Clip the first corner to the lower side, then the second to the upper.
+	VCMPPS  $0x11, Z13, Z4, K1
+	KMOVW   K1, 576(SP)
+	VSUBPS  Z4, Z13, Z14
+	VSUBPS  Z4, Z0, Z16
+	VDIVPS  Z16, Z14, Z14
+	KMOVW   576(SP), K1
+	VSUBPS  Z2, Z3, Z16
+	VMULPS  Z16, Z14, Z14
+	VADDPS  Z14, Z2, Z14
+	VMOVUPS Z2, Z2
+	VMOVUPS Z14, K1, Z2
+	KMOVW   576(SP), K1
+	VMOVUPS Z4, Z4
+	VMOVUPS Z13, K1, Z4
+	KMOVW   576(SP), K1
+	VMOVUPS Z11, Z11
+	VMOVUPS collideconst<>+256(SB), K1, Z11
+	VCMPPS  $0x1e, Z10, Z0, K1
+	KMOVW   K1, 640(SP)
+	VSUBPS  Z4, Z10, Z13
+	VSUBPS  Z4, Z0, Z14
+	VDIVPS  Z14, Z13, Z13
+	KMOVW   640(SP), K1
+	VSUBPS  Z2, Z3, Z14
+	VMULPS  Z14, Z13, Z13
+	VADDPS  Z13, Z2, Z13
+	VMOVUPS Z3, Z3
+	VMOVUPS Z13, K1, Z3
+	KMOVW   640(SP), K1
+	VMOVUPS Z0, Z0
+	VMOVUPS Z10, K1, Z0
+	KMOVW   640(SP), K1
+	VMOVUPS Z12, Z10
+	VMOVUPS collideconst<>+320(SB), K1, Z10
+
+	// The points: separation, and the place halfway between the surfaces.
+	KMOVW  64(SP), K1
+	KMOVW  512(SP), K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 704(SP)
+	VSUBPS Z8, Z2, Z12
+	VCMPPS $0x12, (SP), Z12, K1
+	KMOVW  704(SP), K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 768(SP)
+	VADDPS Z8, Z2, Z2
+	VMULPS collideconst<>+384(SB), Z2, Z2
+	VMULPS Z2, Z15, Z13
+	VPXORD collideconst<>+0(SB), Z7, Z14
+	VMULPS Z4, Z14, Z14
+	VADDPS Z14, Z13, Z13
+	VADDPS Z13, Z5, Z13
+	VMULPS Z2, Z7, Z2
+	VMULPS Z4, Z15, Z4
+	VADDPS Z4, Z2, Z2
+	VADDPS Z2, Z6, Z2
+	VPORD  Z11, Z9, Z4
+	VSUBPS Z8, Z3, Z11
+	VCMPPS $0x12, (SP), Z11, K1
+	KMOVW  704(SP), K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 832(SP)
+	VADDPS Z8, Z3, Z3
+	VMULPS collideconst<>+384(SB), Z3, Z3
+	VMULPS Z3, Z15, Z8
+	VPXORD collideconst<>+0(SB), Z7, Z14
+	VMULPS Z0, Z14, Z14
+	VADDPS Z14, Z8, Z8
+	VADDPS Z8, Z5, Z5
+	VMULPS Z3, Z7, Z3
+	VMULPS Z0, Z15, Z0
+	VADDPS Z0, Z3, Z0
+	VADDPS Z0, Z6, Z0
+	VPORD  Z10, Z9, Z3
+
+	// Compact: the first kept point in slot 0, the second in slot 1.
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	KANDW     K1, K2, K1
+	KMOVW     K1, 896(SP)
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z5, K2, Z6
+	VMOVUPS   Z6, Z6
+	VMOVUPS   Z13, K1, Z6
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z0, K2, Z8
+	VMOVUPS   Z8, Z8
+	VMOVUPS   Z2, K1, Z8
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z11, K2, Z2
+	VMOVUPS   Z2, Z2
+	VMOVUPS   Z12, K1, Z2
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z3, K2, Z9
+	VMOVUPS   Z9, Z9
+	VMOVUPS   Z4, K1, Z9
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z5, K1, Z4
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z0, K1, Z0
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z11, K1, Z5
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z3, K1, Z3
+	KMOVW     768(SP), K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z10
+	KMOVW     832(SP), K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z11
+	VPADDD    Z11, Z10, Z10
+	KMOVW     704(SP), K1
+	VPXORD    Z1, Z15, Z11
+	VMOVUPS.Z Z11, K1, Z11
+	KMOVW     704(SP), K1
+	VPXORD    Z1, Z7, Z1
+	VMOVUPS.Z Z1, K1, Z1
+
+	// Left to Go: the pairs whose first clip failed.
+	KMOVW   512(SP), K1
+	KMOVW   64(SP), K2
+	KANDNW  K2, K1, K1
+	KMOVW   K1, 960(SP)
+	KMOVW   960(SP), K1
+	VMOVUPS Z10, Z7
+	VMOVUPS collideconst<>+832(SB), K1, Z7
+	VPSRAD  $0x1f, Z7, Z10
+
+	// Interleave the fields into the manifolds' 8-byte words.
+	VPUNPCKLDQ Z1, Z11, Z12
+	VPUNPCKHDQ Z1, Z11, Z1
+	VMOVUPS    Z12, 7232(SP)
+	VMOVUPS    Z1, 7296(SP)
+	VPUNPCKLDQ Z10, Z7, Z1
+	VPUNPCKHDQ Z10, Z7, Z7
+	VMOVUPS    Z1, 7360(SP)
+	VMOVUPS    Z7, 7424(SP)
+	VPUNPCKLDQ Z8, Z6, Z1
+	VPUNPCKHDQ Z8, Z6, Z6
+	VMOVUPS    Z1, 7488(SP)
+	VMOVUPS    Z6, 7552(SP)
+	VPUNPCKLDQ Z9, Z2, Z1
+	VPUNPCKHDQ Z9, Z2, Z2
+	VMOVUPS    Z1, 7616(SP)
+	VMOVUPS    Z2, 7680(SP)
+	VPUNPCKLDQ Z0, Z4, Z1
+	VPUNPCKHDQ Z0, Z4, Z0
+	VMOVUPS    Z1, 7744(SP)
+	VMOVUPS    Z0, 7808(SP)
+	VPUNPCKLDQ Z3, Z5, Z0
+	VPUNPCKHDQ Z3, Z5, Z1
+	VMOVUPS    Z0, 7872(SP)
+	VMOVUPS    Z1, 7936(SP)
+	KMOVW      960(SP), K1
+	KMOVW      K1, CX
+	BZHIL      AX, CX, CX
+	POPCNTL    CX, CX
+	ADDQ       CX, R9
+	CMPQ       AX, $0x00000000
+	JE         done
+	MOVQ       7232(SP), CX
+	MOVQ       CX, (DX)
+	MOVQ       7360(SP), CX
+	MOVQ       CX, 8(DX)
+	MOVQ       7488(SP), CX
+	MOVQ       CX, 16(DX)
+	MOVQ       7616(SP), CX
+	MOVQ       CX, 24(DX)
+	MOVQ       7744(SP), CX
+	MOVQ       CX, 32(DX)
+	MOVQ       7872(SP), CX
+	MOVQ       CX, 40(DX)
+	CMPQ       AX, $0x00000001
+	JE         done
+	MOVQ       7240(SP), CX
+	MOVQ       CX, 48(DX)
+	MOVQ       7368(SP), CX
+	MOVQ       CX, 56(DX)
+	MOVQ       7496(SP), CX
+	MOVQ       CX, 64(DX)
+	MOVQ       7624(SP), CX
+	MOVQ       CX, 72(DX)
+	MOVQ       7752(SP), CX
+	MOVQ       CX, 80(DX)
+	MOVQ       7880(SP), CX
+	MOVQ       CX, 88(DX)
+	CMPQ       AX, $0x00000002
+	JE         done
+	MOVQ       7296(SP), CX
+	MOVQ       CX, 96(DX)
+	MOVQ       7424(SP), CX
+	MOVQ       CX, 104(DX)
+	MOVQ       7552(SP), CX
+	MOVQ       CX, 112(DX)
+	MOVQ       7680(SP), CX
+	MOVQ       CX, 120(DX)
+	MOVQ       7808(SP), CX
+	MOVQ       CX, 128(DX)
+	MOVQ       7936(SP), CX
+	MOVQ       CX, 136(DX)
+	CMPQ       AX, $0x00000003
+	JE         done
+	MOVQ       7304(SP), CX
+	MOVQ       CX, 144(DX)
+	MOVQ       7432(SP), CX
+	MOVQ       CX, 152(DX)
+	MOVQ       7560(SP), CX
+	MOVQ       CX, 160(DX)
+	MOVQ       7688(SP), CX
+	MOVQ       CX, 168(DX)
+	MOVQ       7816(SP), CX
+	MOVQ       CX, 176(DX)
+	MOVQ       7944(SP), CX
+	MOVQ       CX, 184(DX)
+	CMPQ       AX, $0x00000004
+	JE         done
+	MOVQ       7248(SP), CX
+	MOVQ       CX, 192(DX)
+	MOVQ       7376(SP), CX
+	MOVQ       CX, 200(DX)
+	MOVQ       7504(SP), CX
+	MOVQ       CX, 208(DX)
+	MOVQ       7632(SP), CX
+	MOVQ       CX, 216(DX)
+	MOVQ       7760(SP), CX
+	MOVQ       CX, 224(DX)
+	MOVQ       7888(SP), CX
+	MOVQ       CX, 232(DX)
+	CMPQ       AX, $0x00000005
+	JE         done
+	MOVQ       7256(SP), CX
+	MOVQ       CX, 240(DX)
+	MOVQ       7384(SP), CX
+	MOVQ       CX, 248(DX)
+	MOVQ       7512(SP), CX
+	MOVQ       CX, 256(DX)
+	MOVQ       7640(SP), CX
+	MOVQ       CX, 264(DX)
+	MOVQ       7768(SP), CX
+	MOVQ       CX, 272(DX)
+	MOVQ       7896(SP), CX
+	MOVQ       CX, 280(DX)
+	CMPQ       AX, $0x00000006
+	JE         done
+	MOVQ       7312(SP), CX
+	MOVQ       CX, 288(DX)
+	MOVQ       7440(SP), CX
+	MOVQ       CX, 296(DX)
+	MOVQ       7568(SP), CX
+	MOVQ       CX, 304(DX)
+	MOVQ       7696(SP), CX
+	MOVQ       CX, 312(DX)
+	MOVQ       7824(SP), CX
+	MOVQ       CX, 320(DX)
+	MOVQ       7952(SP), CX
+	MOVQ       CX, 328(DX)
+	CMPQ       AX, $0x00000007
+	JE         done
+	MOVQ       7320(SP), CX
+	MOVQ       CX, 336(DX)
+	MOVQ       7448(SP), CX
+	MOVQ       CX, 344(DX)
+	MOVQ       7576(SP), CX
+	MOVQ       CX, 352(DX)
+	MOVQ       7704(SP), CX
+	MOVQ       CX, 360(DX)
+	MOVQ       7832(SP), CX
+	MOVQ       CX, 368(DX)
+	MOVQ       7960(SP), CX
+	MOVQ       CX, 376(DX)
+	CMPQ       AX, $0x00000008
+	JE         done
+	MOVQ       7264(SP), CX
+	MOVQ       CX, 384(DX)
+	MOVQ       7392(SP), CX
+	MOVQ       CX, 392(DX)
+	MOVQ       7520(SP), CX
+	MOVQ       CX, 400(DX)
+	MOVQ       7648(SP), CX
+	MOVQ       CX, 408(DX)
+	MOVQ       7776(SP), CX
+	MOVQ       CX, 416(DX)
+	MOVQ       7904(SP), CX
+	MOVQ       CX, 424(DX)
+	CMPQ       AX, $0x00000009
+	JE         done
+	MOVQ       7272(SP), CX
+	MOVQ       CX, 432(DX)
+	MOVQ       7400(SP), CX
+	MOVQ       CX, 440(DX)
+	MOVQ       7528(SP), CX
+	MOVQ       CX, 448(DX)
+	MOVQ       7656(SP), CX
+	MOVQ       CX, 456(DX)
+	MOVQ       7784(SP), CX
+	MOVQ       CX, 464(DX)
+	MOVQ       7912(SP), CX
+	MOVQ       CX, 472(DX)
+	CMPQ       AX, $0x0000000a
+	JE         done
+	MOVQ       7328(SP), CX
+	MOVQ       CX, 480(DX)
+	MOVQ       7456(SP), CX
+	MOVQ       CX, 488(DX)
+	MOVQ       7584(SP), CX
+	MOVQ       CX, 496(DX)
+	MOVQ       7712(SP), CX
+	MOVQ       CX, 504(DX)
+	MOVQ       7840(SP), CX
+	MOVQ       CX, 512(DX)
+	MOVQ       7968(SP), CX
+	MOVQ       CX, 520(DX)
+	CMPQ       AX, $0x0000000b
+	JE         done
+	MOVQ       7336(SP), CX
+	MOVQ       CX, 528(DX)
+	MOVQ       7464(SP), CX
+	MOVQ       CX, 536(DX)
+	MOVQ       7592(SP), CX
+	MOVQ       CX, 544(DX)
+	MOVQ       7720(SP), CX
+	MOVQ       CX, 552(DX)
+	MOVQ       7848(SP), CX
+	MOVQ       CX, 560(DX)
+	MOVQ       7976(SP), CX
+	MOVQ       CX, 568(DX)
+	CMPQ       AX, $0x0000000c
+	JE         done
+	MOVQ       7280(SP), CX
+	MOVQ       CX, 576(DX)
+	MOVQ       7408(SP), CX
+	MOVQ       CX, 584(DX)
+	MOVQ       7536(SP), CX
+	MOVQ       CX, 592(DX)
+	MOVQ       7664(SP), CX
+	MOVQ       CX, 600(DX)
+	MOVQ       7792(SP), CX
+	MOVQ       CX, 608(DX)
+	MOVQ       7920(SP), CX
+	MOVQ       CX, 616(DX)
+	CMPQ       AX, $0x0000000d
+	JE         done
+	MOVQ       7288(SP), CX
+	MOVQ       CX, 624(DX)
+	MOVQ       7416(SP), CX
+	MOVQ       CX, 632(DX)
+	MOVQ       7544(SP), CX
+	MOVQ       CX, 640(DX)
+	MOVQ       7672(SP), CX
+	MOVQ       CX, 648(DX)
+	MOVQ       7800(SP), CX
+	MOVQ       CX, 656(DX)
+	MOVQ       7928(SP), CX
+	MOVQ       CX, 664(DX)
+	CMPQ       AX, $0x0000000e
+	JE         done
+	MOVQ       7344(SP), CX
+	MOVQ       CX, 672(DX)
+	MOVQ       7472(SP), CX
+	MOVQ       CX, 680(DX)
+	MOVQ       7600(SP), CX
+	MOVQ       CX, 688(DX)
+	MOVQ       7728(SP), CX
+	MOVQ       CX, 696(DX)
+	MOVQ       7856(SP), CX
+	MOVQ       CX, 704(DX)
+	MOVQ       7984(SP), CX
+	MOVQ       CX, 712(DX)
+	CMPQ       AX, $0x0000000f
+	JE         done
+	MOVQ       7352(SP), CX
+	MOVQ       CX, 720(DX)
+	MOVQ       7480(SP), CX
+	MOVQ       CX, 728(DX)
+	MOVQ       7608(SP), CX
+	MOVQ       CX, 736(DX)
+	MOVQ       7736(SP), CX
+	MOVQ       CX, 744(DX)
+	MOVQ       7864(SP), CX
+	MOVQ       CX, 752(DX)
+	MOVQ       7992(SP), CX
+	MOVQ       CX, 760(DX)
+
+done:
+	MOVQ R9, ret+64(FP)
+	VZEROUPPER
+	RET
+
+// func collidePairsAVX512(acx []float32, acy []float32, aux []float32, auy []float32, ahx []float32, ahy []float32, bcx []float32, bcy []float32, bux []float32, buy []float32, bhx []float32, bhy []float32, ij []int32, margin float32, out []uint64) int
+// Requires: AVX, AVX512F, POPCNT
+TEXT ·collidePairsAVX512(SB), $8768-352
+	MOVQ         ij_base+288(FP), AX
+	MOVQ         ij_len+296(FP), CX
+	MOVQ         out_base+320(FP), DX
+	VBROADCASTSS margin+312(FP), Z0
+	VMOVUPS      Z0, (SP)
+	XORQ         BX, BX
+
+pairs:
+	// Split 16 interleaved pairs into the first and second indices.
+	VMOVDQU32 (AX), Z0
+	VMOVDQU32 64(AX), Z13
+	VMOVDQU32 pairindex<>+0(SB), Z14
+	VMOVDQU32 pairindex<>+64(SB), Z15
+	VMOVDQA32 Z0, Z16
+	VPERMT2D  Z13, Z14, Z16
+	VMOVDQA32 Z0, Z0
+	VPERMT2D  Z13, Z15, Z0
+
+	// Gather the pairs' boxes into a stack group, column by column.
+	MOVQ       acx_base+0(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z1, Z1, Z1
+	VGATHERDPS (SI)(Z16*4), K1, Z1
+	VMOVUPS    Z1, 8000(SP)
+	MOVQ       acy_base+24(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z2, Z2, Z2
+	VGATHERDPS (SI)(Z16*4), K1, Z2
+	VMOVUPS    Z2, 8064(SP)
+	MOVQ       aux_base+48(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z3, Z3, Z3
+	VGATHERDPS (SI)(Z16*4), K1, Z3
+	VMOVUPS    Z3, 8128(SP)
+	MOVQ       auy_base+72(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z4, Z4, Z4
+	VGATHERDPS (SI)(Z16*4), K1, Z4
+	VMOVUPS    Z4, 8192(SP)
+	MOVQ       ahx_base+96(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z5, Z5, Z5
+	VGATHERDPS (SI)(Z16*4), K1, Z5
+	VMOVUPS    Z5, 8256(SP)
+	MOVQ       ahy_base+120(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z6, Z6, Z6
+	VGATHERDPS (SI)(Z16*4), K1, Z6
+	VMOVUPS    Z6, 8320(SP)
+	MOVQ       bcx_base+144(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z7, Z7, Z7
+	VGATHERDPS (SI)(Z0*4), K1, Z7
+	VMOVUPS    Z7, 8384(SP)
+	MOVQ       bcy_base+168(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z8, Z8, Z8
+	VGATHERDPS (SI)(Z0*4), K1, Z8
+	VMOVUPS    Z8, 8448(SP)
+	MOVQ       bux_base+192(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z9, Z9, Z9
+	VGATHERDPS (SI)(Z0*4), K1, Z9
+	VMOVUPS    Z9, 8512(SP)
+	MOVQ       buy_base+216(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z10, Z10, Z10
+	VGATHERDPS (SI)(Z0*4), K1, Z10
+	VMOVUPS    Z10, 8576(SP)
+	MOVQ       bhx_base+240(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z11, Z11, Z11
+	VGATHERDPS (SI)(Z0*4), K1, Z11
+	VMOVUPS    Z11, 8640(SP)
+	MOVQ       bhy_base+264(FP), SI
+	MOVL       $0x0000ffff, DI
+	KMOVW      DI, K1
+	VPXORD     Z12, Z12, Z12
+	VGATHERDPS (SI)(Z0*4), K1, Z12
+	VMOVUPS    Z12, 8704(SP)
+
+	// The separating-axis test, as Overlaps computes it.
+	VMOVUPS 8384(SP), Z0
+	VSUBPS  8000(SP), Z0, Z0
+	VMOVUPS 8448(SP), Z13
+	VSUBPS  8064(SP), Z13, Z13
+	VMOVUPS 8128(SP), Z14
+	VMULPS  8512(SP), Z14, Z14
+	VMOVUPS 8192(SP), Z15
+	VMULPS  8576(SP), Z15, Z15
+	VADDPS  Z15, Z14, Z14
+	VMOVUPS 8128(SP), Z15
+	VMULPS  8576(SP), Z15, Z15
+	VMOVUPS 8192(SP), Z16
+	VMULPS  8512(SP), Z16, Z16
+	VSUBPS  Z16, Z15, Z15
+	VPANDD  collideconst<>+64(SB), Z14, Z16
+	VPANDD  collideconst<>+64(SB), Z15, Z17
+	VMULPS  8128(SP), Z0, Z18
+	VMULPS  8192(SP), Z13, Z19
+	VADDPS  Z19, Z18, Z18
+	VPANDD  collideconst<>+64(SB), Z18, Z19
+	VMOVUPS 8640(SP), Z20
+	VMULPS  Z16, Z20, Z20
+	VMOVUPS 8704(SP), Z21
+	VMULPS  Z17, Z21, Z21
+	VADDPS  Z21, Z20, Z20
+	VMOVUPS 8256(SP), Z21
+	VADDPS  Z20, Z21, Z20
+	VSUBPS  Z20, Z19, Z19
+	VMULPS  8128(SP), Z13, Z20
+	VMULPS  8192(SP), Z0, Z21
+	VSUBPS  Z21, Z20, Z20
+	VPANDD  collideconst<>+64(SB), Z20, Z21
+	VMOVUPS 8640(SP), Z22
+	VMULPS  Z17, Z22, Z22
+	VMOVUPS 8704(SP), Z23
+	VMULPS  Z16, Z23, Z23
+	VADDPS  Z23, Z22, Z22
+	VMOVUPS 8320(SP), Z23
+	VADDPS  Z22, Z23, Z22
+	VSUBPS  Z22, Z21, Z21
+	VMULPS  8512(SP), Z0, Z22
+	VMULPS  8576(SP), Z13, Z23
+	VADDPS  Z23, Z22, Z22
+	VPANDD  collideconst<>+64(SB), Z22, Z23
+	VMOVUPS 8256(SP), Z24
+	VMULPS  Z16, Z24, Z24
+	VMOVUPS 8320(SP), Z25
+	VMULPS  Z17, Z25, Z25
+	VADDPS  Z25, Z24, Z24
+	VMOVUPS 8640(SP), Z25
+	VADDPS  Z24, Z25, Z24
+	VSUBPS  Z24, Z23, Z23
+	VMULPS  8512(SP), Z13, Z13
+	VMULPS  8576(SP), Z0, Z0
+	VSUBPS  Z0, Z13, Z0
+	VPANDD  collideconst<>+64(SB), Z0, Z13
+	VMOVUPS 8256(SP), Z24
+	VMULPS  Z17, Z24, Z17
+	VMOVUPS 8320(SP), Z24
+	VMULPS  Z16, Z24, Z16
+	VADDPS  Z16, Z17, Z16
+	VMOVUPS 8704(SP), Z17
+	VADDPS  Z16, Z17, Z16
+	VSUBPS  Z16, Z13, Z13
+
+	// hit: every sep_k <= margin, which is max(...) <= margin and false on NaN.
+	VCMPPS $0x12, (SP), Z19, K1
+	VCMPPS $0x12, (SP), Z21, K2
+	KANDW  K1, K2, K1
+	VCMPPS $0x12, (SP), Z23, K2
+	VCMPPS $0x12, (SP), Z13, K3
+	KANDW  K2, K3, K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 64(SP)
+
+	// The reference box: b when sepB > sepA + tol, and its axis.
+	VMOVUPS   8256(SP), Z16
+	VADDPS    8320(SP), Z16, Z16
+	VADDPS    8640(SP), Z16, Z16
+	VADDPS    8704(SP), Z16, Z16
+	VMOVUPS   collideconst<>+448(SB), Z17
+	VMULPS    Z16, Z17, Z16
+	VMAXPS    Z13, Z23, Z17
+	VMAXPS    Z21, Z19, Z24
+	VADDPS    Z16, Z24, Z16
+	VCMPPS    $0x1e, Z16, Z17, K1
+	KMOVW     K1, 128(SP)
+	VCMPPS    $0x1e, Z19, Z21, K1
+	VCMPPS    $0x1e, Z23, Z13, K2
+	KMOVW     128(SP), K3
+	KANDW     K3, K2, K2
+	KMOVW     128(SP), K3
+	KANDNW    K1, K3, K1
+	KORW      K2, K1, K1
+	KMOVW     K1, 192(SP)
+	KMOVW     128(SP), K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z13
+	KMOVW     192(SP), K1
+	KMOVW     128(SP), K2
+	VMOVUPS   Z20, Z16
+	VMOVUPS   Z0, K2, Z16
+	KMOVW     128(SP), K2
+	VMOVUPS   Z18, Z17
+	VMOVUPS   Z22, K2, Z17
+	VMOVUPS   Z17, Z17
+	VMOVUPS   Z16, K1, Z17
+	KMOVW     192(SP), K1
+	KMOVW     128(SP), K2
+	VMOVUPS   Z18, Z16
+	VMOVUPS   Z22, K2, Z16
+	KMOVW     128(SP), K2
+	VMOVUPS   Z20, Z18
+	VMOVUPS   Z0, K2, Z18
+	VMOVUPS   Z18, Z0
+	VMOVUPS   Z16, K1, Z0
+	VPXORD    Z13, Z17, Z16
+	VPXORD    Z13, Z0, Z0
+	VPXORD    Z13, Z15, Z15
+	KMOVW     128(SP), K1
+	VMOVUPS   8000(SP), Z17
+	VMOVUPS   8384(SP), K1, Z17
+	KMOVW     128(SP), K1
+	VMOVUPS   8064(SP), Z18
+	VMOVUPS   8448(SP), K1, Z18
+	KMOVW     128(SP), K1
+	VMOVUPS   8128(SP), Z19
+	VMOVUPS   8512(SP), K1, Z19
+	KMOVW     128(SP), K1
+	VMOVUPS   8192(SP), Z20
+	VMOVUPS   8576(SP), K1, Z20
+	KMOVW     128(SP), K1
+	VMOVUPS   8256(SP), Z21
+	VMOVUPS   8640(SP), K1, Z21
+	KMOVW     128(SP), K1
+	VMOVUPS   8320(SP), Z22
+	VMOVUPS   8704(SP), K1, Z22
+	KMOVW     128(SP), K1
+	VMOVUPS   8640(SP), Z23
+	VMOVUPS   8256(SP), K1, Z23
+	KMOVW     128(SP), K1
+	VMOVUPS   8704(SP), Z24
+	VMOVUPS   8320(SP), K1, Z24
+
+	// σ = +1 when pj >= 0, else -1; products with it are sign flips.
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z16, K1
+	KMOVW     K1, 256(SP)
+	KMOVW     256(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z25
+	VPXORD    Z25, Z14, Z14
+	VPXORD    Z25, Z15, Z15
+	KMOVW     192(SP), K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z26
+	VPXORD    Z25, Z16, Z16
+	VPXORD    Z25, Z0, Z0
+	VPXORD    Z26, Z0, Z0
+	KMOVW     192(SP), K1
+	VMOVUPS   Z14, Z26
+	VMOVUPS   Z15, K1, Z26
+	KMOVW     192(SP), K1
+	VPXORD    collideconst<>+0(SB), Z14, Z14
+	VMOVUPS   Z15, Z15
+	VMOVUPS   Z14, K1, Z15
+	VPXORD    collideconst<>+0(SB), Z15, Z14
+	KMOVW     192(SP), K1
+	VPXORD    collideconst<>+0(SB), Z20, Z27
+	VMOVUPS   Z19, Z28
+	VMOVUPS   Z27, K1, Z28
+	VPXORD    Z25, Z28, Z27
+	KMOVW     192(SP), K1
+	VMOVUPS   Z20, Z20
+	VMOVUPS   Z19, K1, Z20
+	VPXORD    Z25, Z20, Z19
+	KMOVW     192(SP), K1
+	VMOVUPS   Z21, Z20
+	VMOVUPS   Z22, K1, Z20
+	KMOVW     192(SP), K1
+	VMOVUPS   Z22, Z22
+	VMOVUPS   Z21, K1, Z22
+	KMOVW     128(SP), K1
+	VMOVUPS.Z collideconst<>+768(SB), K1, Z21
+	KMOVW     192(SP), K1
+	VMOVUPS.Z collideconst<>+640(SB), K1, Z25
+	VPORD     Z25, Z21, Z21
+	KMOVW     256(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+704(SB), K1, Z25
+	VPORD     Z25, Z21, Z21
+
+	// The incident face: a u face when |uN| >= |vN|, the side opposing n.
+	VPANDD    collideconst<>+64(SB), Z26, Z25
+	VPANDD    collideconst<>+64(SB), Z14, Z28
+	VCMPPS    $0x1d, Z28, Z25, K1
+	KMOVW     K1, 320(SP)
+	KMOVW     320(SP), K1
+	VMOVUPS   Z24, Z25
+	VMOVUPS   Z23, K1, Z25
+	KMOVW     320(SP), K1
+	VMOVUPS   Z14, Z28
+	VMOVUPS   Z26, K1, Z28
+	KMOVW     320(SP), K1
+	VMOVUPS   Z26, Z29
+	VMOVUPS   Z15, K1, Z29
+	KMOVW     320(SP), K1
+	VMOVUPS   Z23, Z23
+	VMOVUPS   Z24, K1, Z23
+	KMOVW     320(SP), K1
+	VMOVUPS   Z26, Z24
+	VMOVUPS   Z14, K1, Z24
+	KMOVW     320(SP), K1
+	VMOVUPS   Z15, Z14
+	VMOVUPS   Z26, K1, Z14
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z28, K1
+	KMOVW     K1, 384(SP)
+	KMOVW     384(SP), K1
+	VMOVUPS.Z collideconst<>+0(SB), K1, Z15
+	KMOVW     320(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+512(SB), K1, Z26
+	VPORD     Z26, Z21, Z21
+	KMOVW     384(SP), K1
+	VMOVUPS.Z collideconst<>+576(SB), K1, Z26
+	VPORD     Z26, Z21, Z21
+	VMULPS    Z28, Z25, Z26
+	VPXORD    Z15, Z26, Z26
+	VADDPS    Z26, Z16, Z16
+	VMULPS    Z29, Z25, Z25
+	VPXORD    Z15, Z25, Z15
+	VADDPS    Z15, Z0, Z0
+	VMULPS    Z24, Z23, Z15
+	VMULPS    Z14, Z23, Z14
+	VSUBPS    Z15, Z16, Z23
+	VSUBPS    Z14, Z0, Z24
+	VADDPS    Z15, Z16, Z15
+	VADDPS    Z14, Z0, Z0
+
+	// Order the corners by T.
+	VCMPPS    $0x11, Z24, Z0, K1
+	KMOVW     K1, 448(SP)
+	KMOVW     448(SP), K1
+	VMOVUPS   Z23, Z14
+	VMOVUPS   Z15, K1, Z14
+	KMOVW     448(SP), K1
+	VMOVUPS   Z24, Z16
+	VMOVUPS   Z0, K1, Z16
+	KMOVW     448(SP), K1
+	VMOVUPS   Z15, Z15
+	VMOVUPS   Z23, K1, Z15
+	KMOVW     448(SP), K1
+	VMOVUPS   Z0, Z0
+	VMOVUPS   Z24, K1, Z0
+	KMOVW     448(SP), K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z23
+	KMOVW     448(SP), K1
+	KNOTW     K1, K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z24
+	VPXORD    collideconst<>+0(SB), Z22, Z25
+	VCMPPS    $0x1d, Z25, Z0, K1
+	VCMPPS    $0x12, Z22, Z16, K2
+	KANDW     K1, K2, K1
+	KMOVW     K1, 512(SP)
+
+	// Clip the first corner to the lower side, then the second to the upper.
+	VCMPPS  $0x11, Z25, Z16, K1
+	KMOVW   K1, 576(SP)
+	VSUBPS  Z16, Z25, Z26
+	VSUBPS  Z16, Z0, Z28
+	VDIVPS  Z28, Z26, Z26
+	KMOVW   576(SP), K1
+	VSUBPS  Z14, Z15, Z28
+	VMULPS  Z28, Z26, Z26
+	VADDPS  Z26, Z14, Z26
+	VMOVUPS Z14, Z14
+	VMOVUPS Z26, K1, Z14
+	KMOVW   576(SP), K1
+	VMOVUPS Z16, Z16
+	VMOVUPS Z25, K1, Z16
+	KMOVW   576(SP), K1
+	VMOVUPS Z23, Z23
+	VMOVUPS collideconst<>+256(SB), K1, Z23
+	VCMPPS  $0x1e, Z22, Z0, K1
+	KMOVW   K1, 640(SP)
+	VSUBPS  Z16, Z22, Z25
+	VSUBPS  Z16, Z0, Z26
+	VDIVPS  Z26, Z25, Z25
+	KMOVW   640(SP), K1
+	VSUBPS  Z14, Z15, Z26
+	VMULPS  Z26, Z25, Z25
+	VADDPS  Z25, Z14, Z25
+	VMOVUPS Z15, Z15
+	VMOVUPS Z25, K1, Z15
+	KMOVW   640(SP), K1
+	VMOVUPS Z0, Z0
+	VMOVUPS Z22, K1, Z0
+	KMOVW   640(SP), K1
+	VMOVUPS Z24, Z22
+	VMOVUPS collideconst<>+320(SB), K1, Z22
+
+	// The points: separation, and the place halfway between the surfaces.
+	KMOVW  64(SP), K1
+	KMOVW  512(SP), K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 704(SP)
+	VSUBPS Z20, Z14, Z24
+	VCMPPS $0x12, (SP), Z24, K1
+	KMOVW  704(SP), K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 768(SP)
+	VADDPS Z20, Z14, Z14
+	VMULPS collideconst<>+384(SB), Z14, Z14
+	VMULPS Z14, Z27, Z25
+	VPXORD collideconst<>+0(SB), Z19, Z26
+	VMULPS Z16, Z26, Z26
+	VADDPS Z26, Z25, Z25
+	VADDPS Z25, Z17, Z25
+	VMULPS Z14, Z19, Z14
+	VMULPS Z16, Z27, Z16
+	VADDPS Z16, Z14, Z14
+	VADDPS Z14, Z18, Z14
+	VPORD  Z23, Z21, Z16
+	VSUBPS Z20, Z15, Z23
+	VCMPPS $0x12, (SP), Z23, K1
+	KMOVW  704(SP), K2
+	KANDW  K1, K2, K1
+	KMOVW  K1, 832(SP)
+	VADDPS Z20, Z15, Z15
+	VMULPS collideconst<>+384(SB), Z15, Z15
+	VMULPS Z15, Z27, Z20
+	VPXORD collideconst<>+0(SB), Z19, Z26
+	VMULPS Z0, Z26, Z26
+	VADDPS Z26, Z20, Z20
+	VADDPS Z20, Z17, Z17
+	VMULPS Z15, Z19, Z15
+	VMULPS Z0, Z27, Z0
+	VADDPS Z0, Z15, Z0
+	VADDPS Z0, Z18, Z0
+	VPORD  Z22, Z21, Z15
+
+	// Compact: the first kept point in slot 0, the second in slot 1.
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	KANDW     K1, K2, K1
+	KMOVW     K1, 896(SP)
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z17, K2, Z18
+	VMOVUPS   Z18, Z18
+	VMOVUPS   Z25, K1, Z18
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z0, K2, Z20
+	VMOVUPS   Z20, Z20
+	VMOVUPS   Z14, K1, Z20
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z23, K2, Z14
+	VMOVUPS   Z14, Z14
+	VMOVUPS   Z24, K1, Z14
+	KMOVW     768(SP), K1
+	KMOVW     832(SP), K2
+	VMOVUPS.Z Z15, K2, Z21
+	VMOVUPS   Z21, Z21
+	VMOVUPS   Z16, K1, Z21
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z17, K1, Z16
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z0, K1, Z0
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z23, K1, Z17
+	KMOVW     896(SP), K1
+	VMOVUPS.Z Z15, K1, Z15
+	KMOVW     768(SP), K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z22
+	KMOVW     832(SP), K1
+	VMOVUPS.Z collideconst<>+192(SB), K1, Z23
+	VPADDD    Z23, Z22, Z22
+	KMOVW     704(SP), K1
+	VPXORD    Z13, Z27, Z23
+	VMOVUPS.Z Z23, K1, Z23
+	KMOVW     704(SP), K1
+	VPXORD    Z13, Z19, Z13
+	VMOVUPS.Z Z13, K1, Z13
+
+	// Left to Go: the pairs whose first clip failed.
+	KMOVW   512(SP), K1
+	KMOVW   64(SP), K2
+	KANDNW  K2, K1, K1
+	KMOVW   K1, 960(SP)
+	KMOVW   960(SP), K1
+	VMOVUPS Z22, Z19
+	VMOVUPS collideconst<>+832(SB), K1, Z19
+	VPSRAD  $0x1f, Z19, Z22
+
+	// Interleave the fields into the manifolds' 8-byte words.
+	VPUNPCKLDQ Z13, Z23, Z24
+	VPUNPCKHDQ Z13, Z23, Z13
+	VMOVUPS    Z24, 7232(SP)
+	VMOVUPS    Z13, 7296(SP)
+	VPUNPCKLDQ Z22, Z19, Z13
+	VPUNPCKHDQ Z22, Z19, Z19
+	VMOVUPS    Z13, 7360(SP)
+	VMOVUPS    Z19, 7424(SP)
+	VPUNPCKLDQ Z20, Z18, Z13
+	VPUNPCKHDQ Z20, Z18, Z18
+	VMOVUPS    Z13, 7488(SP)
+	VMOVUPS    Z18, 7552(SP)
+	VPUNPCKLDQ Z21, Z14, Z13
+	VPUNPCKHDQ Z21, Z14, Z14
+	VMOVUPS    Z13, 7616(SP)
+	VMOVUPS    Z14, 7680(SP)
+	VPUNPCKLDQ Z0, Z16, Z13
+	VPUNPCKHDQ Z0, Z16, Z0
+	VMOVUPS    Z13, 7744(SP)
+	VMOVUPS    Z0, 7808(SP)
+	VPUNPCKLDQ Z15, Z17, Z0
+	VPUNPCKHDQ Z15, Z17, Z13
+	VMOVUPS    Z0, 7872(SP)
+	VMOVUPS    Z13, 7936(SP)
+	KMOVW      960(SP), K1
+	KMOVW      K1, SI
+	POPCNTL    SI, SI
+	ADDQ       SI, BX
+	MOVQ       7232(SP), SI
+	MOVQ       SI, (DX)
+	MOVQ       7360(SP), SI
+	MOVQ       SI, 8(DX)
+	MOVQ       7488(SP), SI
+	MOVQ       SI, 16(DX)
+	MOVQ       7616(SP), SI
+	MOVQ       SI, 24(DX)
+	MOVQ       7744(SP), SI
+	MOVQ       SI, 32(DX)
+	MOVQ       7872(SP), SI
+	MOVQ       SI, 40(DX)
+	MOVQ       7240(SP), SI
+	MOVQ       SI, 48(DX)
+	MOVQ       7368(SP), SI
+	MOVQ       SI, 56(DX)
+	MOVQ       7496(SP), SI
+	MOVQ       SI, 64(DX)
+	MOVQ       7624(SP), SI
+	MOVQ       SI, 72(DX)
+	MOVQ       7752(SP), SI
+	MOVQ       SI, 80(DX)
+	MOVQ       7880(SP), SI
+	MOVQ       SI, 88(DX)
+	MOVQ       7296(SP), SI
+	MOVQ       SI, 96(DX)
+	MOVQ       7424(SP), SI
+	MOVQ       SI, 104(DX)
+	MOVQ       7552(SP), SI
+	MOVQ       SI, 112(DX)
+	MOVQ       7680(SP), SI
+	MOVQ       SI, 120(DX)
+	MOVQ       7808(SP), SI
+	MOVQ       SI, 128(DX)
+	MOVQ       7936(SP), SI
+	MOVQ       SI, 136(DX)
+	MOVQ       7304(SP), SI
+	MOVQ       SI, 144(DX)
+	MOVQ       7432(SP), SI
+	MOVQ       SI, 152(DX)
+	MOVQ       7560(SP), SI
+	MOVQ       SI, 160(DX)
+	MOVQ       7688(SP), SI
+	MOVQ       SI, 168(DX)
+	MOVQ       7816(SP), SI
+	MOVQ       SI, 176(DX)
+	MOVQ       7944(SP), SI
+	MOVQ       SI, 184(DX)
+	MOVQ       7248(SP), SI
+	MOVQ       SI, 192(DX)
+	MOVQ       7376(SP), SI
+	MOVQ       SI, 200(DX)
+	MOVQ       7504(SP), SI
+	MOVQ       SI, 208(DX)
+	MOVQ       7632(SP), SI
+	MOVQ       SI, 216(DX)
+	MOVQ       7760(SP), SI
+	MOVQ       SI, 224(DX)
+	MOVQ       7888(SP), SI
+	MOVQ       SI, 232(DX)
+	MOVQ       7256(SP), SI
+	MOVQ       SI, 240(DX)
+	MOVQ       7384(SP), SI
+	MOVQ       SI, 248(DX)
+	MOVQ       7512(SP), SI
+	MOVQ       SI, 256(DX)
+	MOVQ       7640(SP), SI
+	MOVQ       SI, 264(DX)
+	MOVQ       7768(SP), SI
+	MOVQ       SI, 272(DX)
+	MOVQ       7896(SP), SI
+	MOVQ       SI, 280(DX)
+	MOVQ       7312(SP), SI
+	MOVQ       SI, 288(DX)
+	MOVQ       7440(SP), SI
+	MOVQ       SI, 296(DX)
+	MOVQ       7568(SP), SI
+	MOVQ       SI, 304(DX)
+	MOVQ       7696(SP), SI
+	MOVQ       SI, 312(DX)
+	MOVQ       7824(SP), SI
+	MOVQ       SI, 320(DX)
+	MOVQ       7952(SP), SI
+	MOVQ       SI, 328(DX)
+	MOVQ       7320(SP), SI
+	MOVQ       SI, 336(DX)
+	MOVQ       7448(SP), SI
+	MOVQ       SI, 344(DX)
+	MOVQ       7576(SP), SI
+	MOVQ       SI, 352(DX)
+	MOVQ       7704(SP), SI
+	MOVQ       SI, 360(DX)
+	MOVQ       7832(SP), SI
+	MOVQ       SI, 368(DX)
+	MOVQ       7960(SP), SI
+	MOVQ       SI, 376(DX)
+	MOVQ       7264(SP), SI
+	MOVQ       SI, 384(DX)
+	MOVQ       7392(SP), SI
+	MOVQ       SI, 392(DX)
+	MOVQ       7520(SP), SI
+	MOVQ       SI, 400(DX)
+	MOVQ       7648(SP), SI
+	MOVQ       SI, 408(DX)
+	MOVQ       7776(SP), SI
+	MOVQ       SI, 416(DX)
+	MOVQ       7904(SP), SI
+	MOVQ       SI, 424(DX)
+	MOVQ       7272(SP), SI
+	MOVQ       SI, 432(DX)
+	MOVQ       7400(SP), SI
+	MOVQ       SI, 440(DX)
+	MOVQ       7528(SP), SI
+	MOVQ       SI, 448(DX)
+	MOVQ       7656(SP), SI
+	MOVQ       SI, 456(DX)
+	MOVQ       7784(SP), SI
+	MOVQ       SI, 464(DX)
+	MOVQ       7912(SP), SI
+	MOVQ       SI, 472(DX)
+	MOVQ       7328(SP), SI
+	MOVQ       SI, 480(DX)
+	MOVQ       7456(SP), SI
+	MOVQ       SI, 488(DX)
+	MOVQ       7584(SP), SI
+	MOVQ       SI, 496(DX)
+	MOVQ       7712(SP), SI
+	MOVQ       SI, 504(DX)
+	MOVQ       7840(SP), SI
+	MOVQ       SI, 512(DX)
+	MOVQ       7968(SP), SI
+	MOVQ       SI, 520(DX)
+	MOVQ       7336(SP), SI
+	MOVQ       SI, 528(DX)
+	MOVQ       7464(SP), SI
+	MOVQ       SI, 536(DX)
+	MOVQ       7592(SP), SI
+	MOVQ       SI, 544(DX)
+	MOVQ       7720(SP), SI
+	MOVQ       SI, 552(DX)
+	MOVQ       7848(SP), SI
+	MOVQ       SI, 560(DX)
+	MOVQ       7976(SP), SI
+	MOVQ       SI, 568(DX)
+	MOVQ       7280(SP), SI
+	MOVQ       SI, 576(DX)
+	MOVQ       7408(SP), SI
+	MOVQ       SI, 584(DX)
+	MOVQ       7536(SP), SI
+	MOVQ       SI, 592(DX)
+	MOVQ       7664(SP), SI
+	MOVQ       SI, 600(DX)
+	MOVQ       7792(SP), SI
+	MOVQ       SI, 608(DX)
+	MOVQ       7920(SP), SI
+	MOVQ       SI, 616(DX)
+	MOVQ       7288(SP), SI
+	MOVQ       SI, 624(DX)
+	MOVQ       7416(SP), SI
+	MOVQ       SI, 632(DX)
+	MOVQ       7544(SP), SI
+	MOVQ       SI, 640(DX)
+	MOVQ       7672(SP), SI
+	MOVQ       SI, 648(DX)
+	MOVQ       7800(SP), SI
+	MOVQ       SI, 656(DX)
+	MOVQ       7928(SP), SI
+	MOVQ       SI, 664(DX)
+	MOVQ       7344(SP), SI
+	MOVQ       SI, 672(DX)
+	MOVQ       7472(SP), SI
+	MOVQ       SI, 680(DX)
+	MOVQ       7600(SP), SI
+	MOVQ       SI, 688(DX)
+	MOVQ       7728(SP), SI
+	MOVQ       SI, 696(DX)
+	MOVQ       7856(SP), SI
+	MOVQ       SI, 704(DX)
+	MOVQ       7984(SP), SI
+	MOVQ       SI, 712(DX)
+	MOVQ       7352(SP), SI
+	MOVQ       SI, 720(DX)
+	MOVQ       7480(SP), SI
+	MOVQ       SI, 728(DX)
+	MOVQ       7608(SP), SI
+	MOVQ       SI, 736(DX)
+	MOVQ       7736(SP), SI
+	MOVQ       SI, 744(DX)
+	MOVQ       7864(SP), SI
+	MOVQ       SI, 752(DX)
+	MOVQ       7992(SP), SI
+	MOVQ       SI, 760(DX)
+	ADDQ       $0x00000080, AX
+	ADDQ       $0x00000300, DX
+	SUBQ       $0x00000020, CX
+	JNZ        pairs
+	MOVQ       BX, ret+344(FP)
 	VZEROUPPER
 	RET

@@ -23,13 +23,20 @@ import (
 // than Words(len(ij)/2), a set's columns differ in length, or an index is
 // outside its set.
 func Pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
+	n := checkPairList(a, b, ij)
+	if len(out) < Words(n) {
+		panic(fmt.Sprintf("batch: out has %d words, need %d for %d pairs", len(out), Words(n), n))
+	}
+	pairs(a, b, ij, out)
+}
+
+// checkPairList returns the number of pairs of ij, after checking that
+// the list is whole, the sets' columns are equal in length and every index
+// is inside its set, or panics.
+func checkPairList(a, b *soa.Boxes, ij []int32) int {
 	na, nb := a.Len(), b.Len()
 	if len(ij)%2 != 0 {
 		panic(fmt.Sprintf("batch: pair list has odd length %d", len(ij)))
-	}
-	n := len(ij) / 2
-	if len(out) < Words(n) {
-		panic(fmt.Sprintf("batch: out has %d words, need %d for %d pairs", len(out), Words(n), n))
 	}
 	for k := 0; k < len(ij); k += 2 {
 		if i := ij[k]; uint(i) >= uint(na) {
@@ -39,7 +46,7 @@ func Pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
 			panic(fmt.Sprintf("batch: pair %d: second index %d is outside [0, %d)", k/2, j, nb))
 		}
 	}
-	pairs(a, b, ij, out)
+	return len(ij) / 2
 }
 
 // pairsGeneric decides pairs [from, n) into out, keeping the bits of the

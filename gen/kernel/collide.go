@@ -1,0 +1,628 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// More VCMPPS predicates, ordered and quiet like cmpLEOQ and cmpGEOQ:
+// each is false when either side is NaN, as Go's < and > are.
+const (
+	cmpLTOQ = 0x11
+	cmpGTOQ = 0x1e
+)
+
+// The collide kernel's constants, one full 16-lane vector each (the AVX2
+// kernel reads the first 8 lanes): blends take their memory operand at
+// full width, and AVX2 has no broadcast operand.
+var collideConst Mem
+
+const (
+	kSign   = iota // 0x80000000: XOR flips the sign, as a product with -1 does
+	kAbs           // 0x7fffffff: AND clears the sign, |x|
+	kZero          // +0 and integer 0
+	kOne           // integer 1
+	kTwo           // integer 2
+	kThree         // integer 3
+	kHalf          // 0.5: (N + hn)/2 and (N + hn)*0.5 round alike
+	kTol           // 2⁻¹⁰, Collide's tie tolerance per unit of half extent
+	kFace1         // integer 1<<8: the incident face is a v face
+	kFace2         // integer 2<<8: the incident face opposes its axis
+	kRef1          // integer 1<<16: the reference face is a v face
+	kRef2          // integer 2<<16: the reference face opposes its axis
+	kOnB           // integer 1<<24: the reference face is the second box's
+	kMinus1        // integer -1, the count of a lane left to Go
+	numConsts
+)
+
+func collideConsts() {
+	collideConst = GLOBL("collideconst", RODATA|NOPTR)
+	values := [numConsts]uint32{
+		kSign: 0x80000000, kAbs: 0x7fffffff, kZero: 0, kOne: 1, kTwo: 2, kThree: 3,
+		kHalf: math.Float32bits(0.5), kTol: math.Float32bits(0x1p-10),
+		kFace1: 1 << 8, kFace2: 2 << 8, kRef1: 1 << 16, kRef2: 2 << 16, kOnB: 1 << 24,
+		kMinus1: 0xffffffff,
+	}
+	for k, v := range values {
+		for l := 0; l < 16; l++ {
+			DATA(64*k+4*l, U32(v))
+		}
+	}
+}
+
+// lanesOps emits one width's vector operations on values that are either
+// registers or memory (a stack slot, a column, a constant): each method
+// loads a memory first operand into a register and returns a new virtual
+// register, so that avo's allocator sees short lives.
+type lanesOps struct{ w width }
+
+func (o lanesOps) reg(a Op) VecVirtual {
+	if v, ok := a.(VecVirtual); ok {
+		return v
+	}
+	v := o.w.vec()
+	VMOVUPS(a, v)
+	return v
+}
+
+func (o lanesOps) c(k int) Mem { return collideConst.Offset(64 * k) }
+
+// The arithmetic, each one IEEE operation rounded to float32. VSUBPS b, a,
+// d computes d = a - b; VMULPS and VADDPS commute exactly.
+func (o lanesOps) add(a, b Op) VecVirtual { d := o.w.vec(); VADDPS(b, o.reg(a), d); return d }
+func (o lanesOps) sub(a, b Op) VecVirtual { d := o.w.vec(); VSUBPS(b, o.reg(a), d); return d }
+func (o lanesOps) mul(a, b Op) VecVirtual { d := o.w.vec(); VMULPS(b, o.reg(a), d); return d }
+func (o lanesOps) div(a, b Op) VecVirtual { d := o.w.vec(); VDIVPS(b, o.reg(a), d); return d }
+
+// max is VMAXPS, which returns b when either side is NaN: Collide's max
+// differs only there, and the kernel uses max only where no side is NaN.
+func (o lanesOps) max(a, b Op) VecVirtual { d := o.w.vec(); VMAXPS(b, o.reg(a), d); return d }
+
+// Bitwise operations: the float forms need AVX512DQ on ZMM, so the AVX-512
+// kernel uses AVX512F's integer forms.
+func (o lanesOps) xor(a, b Op) VecVirtual {
+	d := o.w.vec()
+	if o.w.avx512 {
+		VPXORD(b, o.reg(a), d)
+	} else {
+		VXORPS(b, o.reg(a), d)
+	}
+	return d
+}
+
+func (o lanesOps) or(a, b Op) VecVirtual {
+	d := o.w.vec()
+	if o.w.avx512 {
+		VPORD(b, o.reg(a), d)
+	} else {
+		VORPS(b, o.reg(a), d)
+	}
+	return d
+}
+
+func (o lanesOps) abs(a Op) VecVirtual {
+	d := o.w.vec()
+	if o.w.avx512 {
+		VPANDD(o.c(kAbs), o.reg(a), d)
+	} else {
+		VANDPS(o.c(kAbs), o.reg(a), d)
+	}
+	return d
+}
+
+// neg is Go's unary minus: a sign flip, exact for every value.
+func (o lanesOps) neg(a Op) VecVirtual { return o.xor(a, o.c(kSign)) }
+
+// iadd adds int32 lanes.
+func (o lanesOps) iadd(a, b Op) VecVirtual { d := o.w.vec(); VPADDD(b, o.reg(a), d); return d }
+
+// A mask is one bit per lane: an all-ones or all-zeros lane of a YMM
+// register (AVX2) or a bit of a K register (AVX-512).
+type mask struct{ r Register }
+
+// cmp returns a pred b per lane.
+func (o lanesOps) cmp(pred uint8, a, b Op) mask {
+	return o.maskOp(func(d Op) { VCMPPS(U8(pred), b, o.reg(a), d) })
+}
+
+// maskOp returns the mask that emit writes: into a mask register for
+// AVX-512, a vector register for AVX2.
+func (o lanesOps) maskOp(emit func(d Op)) mask {
+	var d Register = YMM()
+	if o.w.avx512 {
+		d = K()
+	}
+	emit(d)
+	return mask{d}
+}
+
+func (o lanesOps) and(a, b mask) mask {
+	if o.w.avx512 {
+		return o.maskOp(func(d Op) { KANDW(a.r, b.r, d) })
+	}
+	return o.maskOp(func(d Op) { VANDPS(a.r, b.r, d) })
+}
+
+// andNot returns b and not a.
+func (o lanesOps) andNot(a, b mask) mask {
+	if o.w.avx512 {
+		return o.maskOp(func(d Op) { KANDNW(b.r, a.r, d) })
+	}
+	return o.maskOp(func(d Op) { VANDNPS(b.r, a.r, d) })
+}
+
+// either returns a or b.
+func (o lanesOps) either(a, b mask) mask {
+	if o.w.avx512 {
+		return o.maskOp(func(d Op) { KORW(a.r, b.r, d) })
+	}
+	return o.maskOp(func(d Op) { VORPS(a.r, b.r, d) })
+}
+
+// sel returns, per lane, ifTrue where m is set and ifFalse elsewhere. The
+// AVX-512 form is a copy and a merge-masked move rather than VBLENDMPS,
+// which avo takes to read its destination, keeping every blend's register
+// live from the function's start.
+func (o lanesOps) sel(m mask, ifTrue, ifFalse Op) VecVirtual {
+	d := o.w.vec()
+	if o.w.avx512 {
+		VMOVUPS(ifFalse, d)
+		VMOVUPS(ifTrue, m.r, d)
+	} else {
+		VBLENDVPS(m.r, ifTrue, o.reg(ifFalse), d)
+	}
+	return d
+}
+
+// only returns v where m is set and 0 elsewhere.
+func (o lanesOps) only(m mask, v Op) VecVirtual {
+	d := o.w.vec()
+	if o.w.avx512 {
+		VMOVUPS_Z(v, m.r, d)
+	} else {
+		VANDPS(v, m.r, d)
+	}
+	return d
+}
+
+// unless returns v where m is clear and 0 elsewhere.
+func (o lanesOps) unless(m mask, v Op) VecVirtual {
+	d := o.w.vec()
+	if o.w.avx512 {
+		k := K()
+		KNOTW(m.r, k)
+		VMOVUPS_Z(v, k, d)
+	} else {
+		VANDNPS(v, m.r, d) // VANDNPS b, a, d computes ~a & b
+	}
+	return d
+}
+
+// bits returns the mask as an integer, lane l in bit l.
+func (o lanesOps) bits(m mask) GPVirtual {
+	r := GP32()
+	if o.w.avx512 {
+		KMOVW(m.r, r)
+	} else {
+		VMOVMSKPS(m.r, r)
+	}
+	return r
+}
+
+// frame hands out stack slots of one vector, for values that live across
+// many steps: the AVX2 kernel has sixteen vector registers and the
+// manifold needs more values than that at once (collideGroup keeps the
+// values of one step in registers and those used steps later in slots).
+// The AVX-512 kernel keeps its values in its thirty-two registers, and
+// only its masks in slots: it has seven mask registers.
+type frame struct {
+	o    lanesOps
+	area Mem
+	next int
+	size int
+}
+
+func (f *frame) slot() Mem {
+	if f.next == f.size {
+		panic("collide kernel: out of stack slots")
+	}
+	m := f.area.Offset(f.next * 4 * f.o.w.lanes)
+	f.next++
+	return m
+}
+
+// keep returns v as an operand that stays valid: a stack slot for AVX2,
+// the register itself for AVX-512.
+func (f *frame) keep(v VecVirtual) Op {
+	if f.o.w.avx512 {
+		return v
+	}
+	m := f.slot()
+	VMOVUPS(v, m)
+	return m
+}
+
+// keepMask stores a mask in a slot and returns the function that loads
+// it again.
+func (f *frame) keepMask(m mask) func() mask {
+	if f.o.w.avx512 {
+		slot := f.slot()
+		KMOVW(m.r, slot)
+		return func() mask { k := K(); KMOVW(slot, k); return mask{k} }
+	}
+	slot := f.slot()
+	VMOVUPS(m.r, slot)
+	return func() mask { d := YMM(); VMOVUPS(slot, d); return mask{d} }
+}
+
+// collideFrame allocates what both collide kernels keep on the stack: the
+// margin broadcast to a vector, the frame's slots and the stage of
+// storeManifolds.
+func collideFrame(w width) (margin Mem, f *frame, stage Mem) {
+	vecBytes := 4 * w.lanes
+	margin = AllocLocal(vecBytes)
+	m := w.vec()
+	VBROADCASTSS(paramAddr("margin"), m)
+	VMOVUPS(m, margin)
+	f = &frame{o: lanesOps{w}, area: AllocLocal(112 * vecBytes), size: 112}
+	return margin, f, AllocLocal(2 * manifoldWords * vecBytes)
+}
+
+// collideKernel writes collide<name>, the contact manifolds of pairs of
+// boxes given as twelve columns, lanes pairs per step. Every step is the
+// step of obb.Box.Collide's documentation with the same operands in the
+// same order; Collide's branches become blends, both sides computed.
+//
+// The pairs whose first reference face finds the incident edge beyond a
+// side, for which Collide tries the other box's face, are left to Go: the
+// kernel sets their Count to -1 and counts them in its result. Every other
+// pair gets the bits Collide gives, NaN included. A product with σ = ±1 or
+// a side ±1 is a sign flip here, exact for every value but NaN. NaN never
+// meets one that matters: a NaN input, or a NaN in c, s, or a p_k, makes a
+// separation NaN and the pair misses; a NaN that side·(h₁·e₁) makes (an
+// infinite half extent times 0) makes the corners' N NaN, which drops both
+// points, or their T NaN, which fails the clip and leaves the pair to Go.
+// So every NaN the kernel writes is the default NaN an invalid operation on
+// infinities makes, here as in Go, carried by the same operations.
+func collideKernel(w width) {
+	name := "collide" + w.name
+	TEXT(name, 0, "func(cols []float32, n int, margin float32, out []uint64) int")
+	Pragma("noescape")
+	Doc(
+		fmt.Sprintf("%s writes the manifolds of n pairs, %d per step: column c", name, w.lanes),
+		"of the pairs is cols[c*n : (c+1)*n], in the order a.cx, a.cy, a.ux,",
+		"a.uy, a.hx, a.hy, b.cx, ..., b.hy, and the manifold of pair k fills",
+		"out[6k : 6k+6] as an obb.Manifold's words. It returns how many pairs",
+		"it left to Go, whose Count it sets to -1. The caller guarantees",
+		"n > 0, len(cols) >= 12n and len(out) >= 6n; the CPU must have BMI2",
+		"and POPCNT.",
+	)
+	o := lanesOps{w}
+	vecBytes := 4 * w.lanes
+	n := GP64()
+	Load(Param("n"), n)
+	p0 := Load(Param("cols").Base(), GP64())
+	out := Load(Param("out").Base(), GP64())
+	marginSlot, f, stage := collideFrame(w)
+	tailCols := AllocLocal(12 * vecBytes)
+
+	Comment("Column c is at p[c/3] + (c%3)*stride, stride = 4n bytes.")
+	stride := GP64()
+	MOVQ(n, stride)
+	SHLQ(U8(2), stride)
+	p3, p6, p9 := GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: p0, Index: stride, Scale: 2}, p3)
+	ADDQ(stride, p3)
+	LEAQ(Mem{Base: p3, Index: stride, Scale: 2}, p6)
+	ADDQ(stride, p6)
+	LEAQ(Mem{Base: p6, Index: stride, Scale: 2}, p9)
+	ADDQ(stride, p9)
+	bases := [4]Register{p0, p3, p6, p9}
+	col := func(c int) Mem {
+		m := Mem{Base: bases[c/3]}
+		if c%3 != 0 {
+			m.Index, m.Scale = stride, uint8(c%3)
+		}
+		return m
+	}
+	left := GP64()
+	XORQ(left, left)
+
+	Label("loop")
+	CMPQ(n, U32(w.lanes))
+	JB(LabelRef("tail"))
+	bits := collideGroup(o, f, col, marginSlot, stage)
+	POPCNTL(bits, bits)
+	ADDQ(bits.As64(), left)
+	storeManifolds(w, stage, out, nil, "")
+	for _, p := range bases {
+		ADDQ(U32(vecBytes), p)
+	}
+	ADDQ(U32(48*w.lanes), out)
+	SUBQ(U32(w.lanes), n)
+	JMP(LabelRef("loop"))
+
+	Label("tail")
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	Comment("The last pairs, fewer than a group: masked loads to the stack.")
+	f.next = 0
+	onStack := func(c int) Mem { return tailCols.Offset(c * vecBytes) }
+	copyFirst(w, n, 12, col, onStack)
+	bits = collideGroup(o, f, onStack, marginSlot, stage)
+	BZHIL(n.As32(), bits, bits)
+	POPCNTL(bits, bits)
+	ADDQ(bits.As64(), left)
+	storeManifolds(w, stage, out, n, "done")
+
+	Label("done")
+	Store(left, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// collidePairsKernel writes collidePairs<name>, collide<name> on a pair
+// list: for each group of pairs it gathers (VGATHERDPS) the first boxes'
+// fields from a's columns and the second boxes' from b's into a stack
+// group, then runs the same group code. It takes whole groups only; the Go
+// caller lays out the last pairs as columns for collide<name>.
+func collidePairsKernel(w width) {
+	name := "collidePairs" + w.name
+	TEXT(name, 0, "func(acx, acy, aux, auy, ahx, ahy, bcx, bcy, bux, buy, bhx, bhy []float32, ij []int32, margin float32, out []uint64) int")
+	Pragma("noescape")
+	Doc(
+		fmt.Sprintf("%s writes the manifold of box ij[2k] of a and box ij[2k+1]", name),
+		"of b into out[6k : 6k+6] as an obb.Manifold's words, like collide"+w.name+",",
+		fmt.Sprintf("gathering the boxes' fields, %d pairs per step. It returns how many", w.lanes),
+		"pairs it left to Go, whose Count it sets to -1. The caller guarantees",
+		fmt.Sprintf("len(ij) is a positive multiple of %d, every index is inside its", 2*w.lanes),
+		"columns, and len(out) >= 3*len(ij); the CPU must have BMI2 and POPCNT.",
+	)
+	o := lanesOps{w}
+	vecBytes := 4 * w.lanes
+	names := [PairColumnsGen]string{"acx", "acy", "aux", "auy", "ahx", "ahy", "bcx", "bcy", "bux", "buy", "bhx", "bhy"}
+	ij := Load(Param("ij").Base(), GP64())
+	n := Load(Param("ij").Len(), GP64())
+	out := Load(Param("out").Base(), GP64())
+	marginSlot, f, stage := collideFrame(w)
+	gathered := AllocLocal(PairColumnsGen * vecBytes)
+	onStack := func(c int) Mem { return gathered.Offset(c * vecBytes) }
+	left := GP64()
+	XORQ(left, left)
+	base := GP64()
+
+	Label("pairs")
+	ia, jb := splitPairs(w, ij)
+	Comment("Gather the pairs' boxes into a stack group, column by column.")
+	var ymask VecVirtual
+	if !w.avx512 {
+		ymask = YMM() // one mask for every gather: see pairKernel
+	}
+	for c, col := range names {
+		idx := ia
+		if c >= 6 {
+			idx = jb
+		}
+		Load(Param(col).Base(), base)
+		dst := w.vec()
+		if w.avx512 {
+			k, ones := K(), GP32()
+			MOVL(U32(0xffff), ones) // not KXNORW, which avo takes to read k
+			KMOVW(ones, k)
+			VPXORD(dst, dst, dst)
+			VGATHERDPS(Mem{Base: base, Index: idx, Scale: 4}, k, dst)
+		} else {
+			VPCMPEQD(ymask, ymask, ymask)
+			VXORPS(dst, dst, dst)
+			VGATHERDPS(ymask, Mem{Base: base, Index: idx, Scale: 4}, dst)
+		}
+		VMOVUPS(dst, onStack(c))
+	}
+	f.next = 0
+	bits := collideGroup(o, f, onStack, marginSlot, stage)
+	POPCNTL(bits, bits)
+	ADDQ(bits.As64(), left)
+	storeManifolds(w, stage, out, nil, "")
+	ADDQ(U32(8*w.lanes), ij)
+	ADDQ(U32(48*w.lanes), out)
+	SUBQ(U32(2*w.lanes), n)
+	JNZ(LabelRef("pairs"))
+
+	Store(left, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// PairColumnsGen is batch.PairColumns: the twelve fields of a pair.
+const PairColumnsGen = 12
+
+// The fields of an obb.Manifold as six 8-byte words: each word is two
+// 4-byte lanes of two vectors, interleaved in stage by collideGroup.
+const manifoldWords = 6
+
+// storeManifolds copies the group's manifolds from stage to out: every
+// lane, or, with count, the first count lanes (then it jumps to exit after
+// the last). In stage, word k of the manifolds is the pair of vectors
+// (X, Y) interleaved by VPUNPCKLDQ and VPUNPCKHDQ: per 128-bit block b,
+// lanes 4b and 4b+1 in the low vector, 4b+2 and 4b+3 in the high one.
+func storeManifolds(w width, stage Mem, out, count Register, exit string) {
+	vecBytes := 4 * w.lanes
+	tmp := GP64()
+	for l := 0; l < w.lanes; l++ {
+		if count != nil {
+			CMPQ(count, U32(l))
+			JE(LabelRef(exit))
+		}
+		b, j := l/4, l%4
+		off := (2*b + j) * 8
+		if j >= 2 {
+			off = vecBytes + (2*b+j-2)*8
+		}
+		for k := 0; k < manifoldWords; k++ {
+			MOVQ(stage.Offset(2*k*vecBytes+off), tmp)
+			MOVQ(tmp, Mem{Base: out, Disp: 48*l + 8*k})
+		}
+	}
+}
+
+// collideGroup emits the manifolds of one group of pairs, whose columns are
+// at col(0..11), into stage (see storeManifolds) and returns a register
+// whose low w.lanes bits mark the lanes left to Go.
+func collideGroup(o lanesOps, f *frame, col func(c int) Mem, margin, stage Mem) GPVirtual {
+	keep := f.keep
+	acx, acy, aux, auy, ahx, ahy := col(0), col(1), col(2), col(3), col(4), col(5)
+	bcx, bcy, bux, buy, bhx, bhy := col(6), col(7), col(8), col(9), col(10), col(11)
+
+	Comment("The separating-axis test, as Overlaps computes it.")
+	dx := o.sub(bcx, acx)
+	dy := o.sub(bcy, acy)
+	c := keep(o.add(o.mul(aux, bux), o.mul(auy, buy)))
+	s := keep(o.sub(o.mul(aux, buy), o.mul(auy, bux)))
+	ac, as := o.abs(c), o.abs(s)
+	p1 := keep(o.add(o.mul(dx, aux), o.mul(dy, auy)))
+	sep1 := keep(o.sub(o.abs(p1), o.add(ahx, o.add(o.mul(bhx, ac), o.mul(bhy, as)))))
+	p2 := keep(o.sub(o.mul(dy, aux), o.mul(dx, auy)))
+	sep2 := keep(o.sub(o.abs(p2), o.add(ahy, o.add(o.mul(bhx, as), o.mul(bhy, ac)))))
+	p3 := keep(o.add(o.mul(dx, bux), o.mul(dy, buy)))
+	sep3 := keep(o.sub(o.abs(p3), o.add(bhx, o.add(o.mul(ahx, ac), o.mul(ahy, as)))))
+	p4 := keep(o.sub(o.mul(dy, bux), o.mul(dx, buy)))
+	sep4 := keep(o.sub(o.abs(p4), o.add(bhy, o.add(o.mul(ahx, as), o.mul(ahy, ac)))))
+
+	Comment("hit: every sep_k <= margin, which is max(...) <= margin and false on NaN.")
+	hit := f.keepMask(o.and(o.and(o.cmp(cmpLEOQ, sep1, margin), o.cmp(cmpLEOQ, sep2, margin)),
+		o.and(o.cmp(cmpLEOQ, sep3, margin), o.cmp(cmpLEOQ, sep4, margin))))
+
+	Comment("The reference box: b when sepB > sepA + tol, and its axis.")
+	tol := o.mul(o.c(kTol), o.add(o.add(o.add(ahx, ahy), bhx), bhy))
+	onBm := o.cmp(cmpGTOQ, o.max(sep3, sep4), o.add(o.max(sep1, sep2), tol))
+	onB := f.keepMask(onBm)
+	gtA := o.cmp(cmpGTOQ, sep2, sep1)
+	gtB := o.cmp(cmpGTOQ, sep4, sep3)
+	ax1m := o.either(o.and(onB(), gtB), o.andNot(onB(), gtA))
+	ax1 := f.keepMask(ax1m)
+	signB := keep(o.only(onB(), o.c(kSign)))
+	qj := o.sel(ax1(), o.sel(onB(), p4, p2), o.sel(onB(), p3, p1))
+	qo := o.sel(ax1(), o.sel(onB(), p3, p1), o.sel(onB(), p4, p2))
+	pj := keep(o.xor(qj, signB))
+	po := keep(o.xor(qo, signB))
+	ss := keep(o.xor(s, signB))
+	rcx := keep(o.sel(onB(), bcx, acx))
+	rcy := keep(o.sel(onB(), bcy, acy))
+	rux := keep(o.sel(onB(), bux, aux))
+	ruy := keep(o.sel(onB(), buy, auy))
+	rhx := keep(o.sel(onB(), bhx, ahx))
+	rhy := keep(o.sel(onB(), bhy, ahy))
+	ihx := keep(o.sel(onB(), ahx, bhx))
+	ihy := keep(o.sel(onB(), ahy, bhy))
+
+	Comment("σ = +1 when pj >= 0, else -1; products with it are sign flips.")
+	pos := f.keepMask(o.cmp(cmpGEOQ, pj, o.c(kZero)))
+	sigma := keep(o.unless(pos(), o.c(kSign)))
+	sc := o.xor(c, sigma)   // σc
+	sss := o.xor(ss, sigma) // σs
+	ax1Sign := o.only(ax1(), o.c(kSign))
+	dN := keep(o.xor(pj, sigma))
+	dT := keep(o.xor(o.xor(po, sigma), ax1Sign))
+	// axis 0: uN, uT, vN, vT = σc, σs, -σs, σc; axis 1: σs, -σc, σc, σs.
+	uN := keep(o.sel(ax1(), sss, sc))
+	uT := keep(o.sel(ax1(), o.neg(sc), sss))
+	vN := keep(o.neg(uT))
+	vT := uN
+	nx := keep(o.xor(o.sel(ax1(), o.neg(ruy), rux), sigma))
+	ny := keep(o.xor(o.sel(ax1(), rux, ruy), sigma))
+	hn := keep(o.sel(ax1(), rhy, rhx))
+	ht := keep(o.sel(ax1(), rhx, rhy))
+	id := o.or(o.only(onB(), o.c(kOnB)), o.only(ax1(), o.c(kRef1)))
+	idk := keep(o.or(id, o.unless(pos(), o.c(kRef2))))
+
+	Comment("The incident face: a u face when |uN| >= |vN|, the side opposing n.")
+	uface := f.keepMask(o.cmp(cmpGEOQ, o.abs(uN), o.abs(vN)))
+	h1 := o.sel(uface(), ihx, ihy)
+	e1N := o.sel(uface(), uN, vN)
+	e1T := o.sel(uface(), uT, vT)
+	h2 := o.sel(uface(), ihy, ihx)
+	e2N := o.sel(uface(), vN, uN)
+	e2T := o.sel(uface(), vT, uT)
+	sideNeg := f.keepMask(o.cmp(cmpGEOQ, e1N, o.c(kZero)))
+	sideSign := o.only(sideNeg(), o.c(kSign))
+	idk = keep(o.or(idk, o.unless(uface(), o.c(kFace1))))
+	idk = keep(o.or(idk, o.only(sideNeg(), o.c(kFace2))))
+	bn := o.add(dN, o.xor(o.mul(h1, e1N), sideSign))
+	bt := o.add(dT, o.xor(o.mul(h1, e1T), sideSign))
+	en := o.mul(h2, e2N)
+	et := o.mul(h2, e2T)
+	n1 := o.sub(bn, en)
+	t1 := o.sub(bt, et)
+	n2 := o.add(bn, en)
+	t2 := o.add(bt, et)
+
+	Comment("Order the corners by T.")
+	swap := f.keepMask(o.cmp(cmpLTOQ, t2, t1))
+	n1s := keep(o.sel(swap(), n2, n1))
+	t1s := keep(o.sel(swap(), t2, t1))
+	n2s := keep(o.sel(swap(), n1, n2))
+	t2s := keep(o.sel(swap(), t1, t2))
+	f1 := keep(o.only(swap(), o.c(kOne)))
+	f2 := keep(o.unless(swap(), o.c(kOne)))
+	mht := o.neg(ht)
+	ok := f.keepMask(o.and(o.cmp(cmpGEOQ, t2s, mht), o.cmp(cmpLEOQ, t1s, ht)))
+
+	Comment("Clip the first corner to the lower side, then the second to the upper.")
+	lo := f.keepMask(o.cmp(cmpLTOQ, t1s, mht))
+	lambda := o.div(o.sub(mht, t1s), o.sub(t2s, t1s))
+	n1c := keep(o.sel(lo(), o.add(n1s, o.mul(lambda, o.sub(n2s, n1s))), n1s))
+	t1c := keep(o.sel(lo(), mht, t1s))
+	f1 = keep(o.sel(lo(), o.c(kTwo), f1))
+	hi := f.keepMask(o.cmp(cmpGTOQ, t2s, ht))
+	lambda = o.div(o.sub(ht, t1c), o.sub(t2s, t1c))
+	n2c := keep(o.sel(hi(), o.add(n1c, o.mul(lambda, o.sub(n2s, n1c))), n2s))
+	t2c := keep(o.sel(hi(), ht, t2s))
+	f2 = keep(o.sel(hi(), o.c(kThree), f2))
+
+	Comment("The points: separation, and the place halfway between the surfaces.")
+	good := f.keepMask(o.and(hit(), ok()))
+	point := func(nq, tq, fq Op) (px, py, sep, pid Op, keepq func() mask) {
+		sepv := o.sub(nq, hn)
+		keepq = f.keepMask(o.and(o.cmp(cmpLEOQ, sepv, margin), good()))
+		sep = keep(sepv)
+		mid := o.mul(o.add(nq, hn), o.c(kHalf))
+		px = keep(o.add(rcx, o.add(o.mul(nx, mid), o.mul(o.neg(ny), tq))))
+		py = keep(o.add(rcy, o.add(o.mul(ny, mid), o.mul(nx, tq))))
+		pid = keep(o.or(idk, fq))
+		return
+	}
+	q1x, q1y, q1s, q1id, keep1 := point(n1c, t1c, f1)
+	q2x, q2y, q2s, q2id, keep2 := point(n2c, t2c, f2)
+
+	Comment("Compact: the first kept point in slot 0, the second in slot 1.")
+	both := f.keepMask(o.and(keep1(), keep2()))
+	slot0 := func(a, b Op) Op { return keep(o.sel(keep1(), a, o.only(keep2(), b))) }
+	slot1 := func(b Op) Op { return keep(o.only(both(), b)) }
+	s0x, s0y, s0s, s0id := slot0(q1x, q2x), slot0(q1y, q2y), slot0(q1s, q2s), slot0(q1id, q2id)
+	s1x, s1y, s1s, s1id := slot1(q2x), slot1(q2y), slot1(q2s), slot1(q2id)
+	count := keep(o.iadd(o.only(keep1(), o.c(kOne)), o.only(keep2(), o.c(kOne))))
+	nox := keep(o.only(good(), o.xor(nx, signB)))
+	noy := keep(o.only(good(), o.xor(ny, signB)))
+
+	Comment("Left to Go: the pairs whose first clip failed.")
+	toGoKept := f.keepMask(o.andNot(ok(), hit()))
+	count = keep(o.sel(toGoKept(), o.c(kMinus1), count))
+	countHi := o.w.vec()
+	VPSRAD(U8(31), o.reg(count), countHi)
+
+	Comment("Interleave the fields into the manifolds' 8-byte words.")
+	vecBytes := 4 * o.w.lanes
+	for k, pair := range [manifoldWords][2]Op{{nox, noy}, {count, countHi}, {s0x, s0y}, {s0s, s0id}, {s1x, s1y}, {s1s, s1id}} {
+		x := o.reg(pair[0])
+		lo, hi := o.w.vec(), o.w.vec()
+		VPUNPCKLDQ(pair[1], x, lo)
+		VPUNPCKHDQ(pair[1], x, hi)
+		VMOVUPS(lo, stage.Offset(2*k*vecBytes))
+		VMOVUPS(hi, stage.Offset(2*k*vecBytes+vecBytes))
+	}
+	return o.bits(toGoKept())
+}

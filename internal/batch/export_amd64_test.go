@@ -1,0 +1,18 @@
+//go:build amd64 && gc && !purego
+
+package batch
+
+import "github.com/obb2d/obb2d/obb"
+
+// CollideKernel runs the selected implementation's collide kernel alone,
+// without the Go pass that finishes the pairs it leaves, and returns how
+// many it left.
+func CollideKernel(cols []float32, n int, margin float32, out []obb.Manifold) int {
+	switch current.Load() {
+	case AVX512:
+		return collideAVX512(cols, n, margin, manifoldWords(out))
+	case AVX2:
+		return collideAVX2(cols, n, margin, manifoldWords(out))
+	}
+	panic("batch: CollideKernel needs an assembly implementation")
+}

@@ -49,20 +49,40 @@ func TestCollideResting(t *testing.T) {
 }
 
 // pairsFor yields the scene generators' pairs (touching, nearly touching,
-// deep, containment, corner-to-corner, tiny, far, rotated) and a resting
-// stack with tiny rotations.
+// deep, containment, corner-to-corner, tiny, far, rotated), a resting
+// stack with tiny rotations, edge-to-edge pairs with parallel and
+// anti-parallel axes, identical boxes, and huge ones.
 func pairsFor(r *rand.Rand, n int) [][2]obb.Box {
 	out := make([][2]obb.Box, 0, n)
 	for len(out) < n {
-		if r.IntN(4) == 0 {
-			a := obb.FromHalf(obb.Vec2{X: float32(r.NormFloat64())}, obb.Vec2{X: 5, Y: 0.5}, r.NormFloat64()*1e-3)
-			b := obb.FromHalf(obb.Vec2{X: float32(r.NormFloat64()), Y: 0.5 + 0.5 + float32(r.NormFloat64()*0.01)},
+		var a, b obb.Box
+		switch r.IntN(10) {
+		case 0, 1: // resting
+			a = obb.FromHalf(obb.Vec2{X: float32(r.NormFloat64())}, obb.Vec2{X: 5, Y: 0.5}, r.NormFloat64()*1e-3)
+			b = obb.FromHalf(obb.Vec2{X: float32(r.NormFloat64()), Y: 0.5 + 0.5 + float32(r.NormFloat64()*0.01)},
 				obb.Vec2{X: 0.5, Y: 0.5}, r.NormFloat64()*1e-3)
-			out = append(out, [2]obb.Box{a, b})
-			continue
+		case 2: // edge to edge, the axes parallel or anti-parallel
+			theta := r.Float64() * 2 * math.Pi
+			a = obb.FromHalf(obb.Vec2{X: float32(r.NormFloat64() * 10)}, obb.Vec2{X: 2, Y: 1}, theta)
+			if r.IntN(2) == 0 {
+				theta += math.Pi
+			}
+			b = obb.FromHalf(a.Center, obb.Vec2{X: 1.5, Y: 0.5}, theta)
+			v := a.Axis.Perp()
+			b.Center = a.Center.Add(v.Scale(1.5 + float32(r.NormFloat64()*0.01))).Add(a.Axis.Scale(float32(r.NormFloat64())))
+		case 3: // identical
+			p := scene.Generators[r.IntN(len(scene.Generators))].Make(r)
+			a, b = p.A, p.A
+		case 4: // huge: a touching pair scaled up
+			p := scene.Generators[0].Make(r)
+			k := float32(1e4)
+			a, b = p.A, p.B
+			a.Center, a.Half, b.Center, b.Half = a.Center.Scale(k), a.Half.Scale(k), b.Center.Scale(k), b.Half.Scale(k)
+		default:
+			p := scene.Generators[r.IntN(len(scene.Generators))].Make(r)
+			a, b = p.A, p.B
 		}
-		p := scene.Generators[r.IntN(len(scene.Generators))].Make(r)
-		out = append(out, [2]obb.Box{p.A, p.B})
+		out = append(out, [2]obb.Box{a, b})
 	}
 	return out
 }
@@ -279,4 +299,61 @@ func TestCollideHostile(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCollidePointsAgainstExact checks every point against the exact
+// point of the same features (exact.ClippedPoint): the separation within 4
+// bands of the exact one, the position within 4 bands plus the rounding of
+// a coordinate next to the reference box's center (2⁻²³ of it, twice), on
+// the pairs of pairsFor.
+func TestCollidePointsAgainstExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 21))
+	n := 100000
+	if testing.Short() {
+		n = 10000
+	}
+	checked, clipped := 0, 0
+	worst := 0.0
+	for i, p := range pairsFor(r, n) {
+		a, b := p[0], p[1]
+		if !exact.Applies(a, b) {
+			continue
+		}
+		m := a.Collide(b, 0.05)
+		if m.Count == 0 {
+			continue
+		}
+		band, _ := exact.Decide(a, b).Band.Float64()
+		c := m.Points[0].ID>>24&1 == 1
+		center := a.Center
+		if c {
+			center = b.Center
+		}
+		for k := range m.Count {
+			q := m.Points[k]
+			e := exact.ClippedPoint(a, b, q.ID)
+			checked++
+			if q.ID&3 >= 2 {
+				clipped++
+			}
+			for _, d := range []struct {
+				name   string
+				got    float32
+				want   *big.Rat
+				around float32
+			}{{"separation", q.Separation, e.Separation, 0}, {"x", q.Point.X, e.X, center.X}, {"y", q.Point.Y, e.Y, center.Y}} {
+				want, _ := d.want.Float64()
+				err := math.Abs(float64(d.got) - want)
+				allow := 4*band + 0x1p-22*math.Abs(float64(d.around))
+				worst = max(worst, err/allow)
+				if err > allow {
+					t.Fatalf("pair %d, point %d (ID %#x): %s %v, exact %v, off by %v > %v: %v %v", i, k, q.ID, d.name, d.got, want, err, allow, a, b)
+				}
+			}
+		}
+	}
+	if checked < n/4 || clipped < n/50 {
+		t.Fatalf("only %d points checked, %d of them clipped", checked, clipped)
+	}
+	t.Logf("%d points, %d clipped; the largest error was %.3g of its allowance", checked, clipped, worst)
 }

@@ -94,3 +94,71 @@ func Decide(a, b obb.Box) Verdict {
 	verdict.Band = add(mul(factor, scale), new(big.Rat).SetFloat64(0x1p-146))
 	return verdict
 }
+
+// Point is a manifold point computed exactly: its separation and position.
+type Point struct{ Separation, X, Y *big.Rat }
+
+// ClippedPoint returns, exactly, the point of a.Collide(b, margin) that id
+// names (see obb.ManifoldPoint): the reference face and the incident face
+// the float32 computation chose, and the incident corner or side clip it
+// made, evaluated in rational arithmetic with the same formula: with R the
+// reference box and n its face's axis as stored (σ·u or σ·v, t = n
+// rotated a quarter turn), a corner P of the incident face has N = (P -
+// R.Center)·n and T = (P - R.Center)·t; a side clip is the point of the
+// incident edge at T = ∓(R's half extent along t); the separation is N -
+// hn and the position R.Center + n·(N + hn)/2 + t·T. It isolates the
+// rounding of the float32 computation from its choices of features.
+// ClippedPoint requires Applies(a, b).
+func ClippedPoint(a, b obb.Box, id uint32) Point {
+	r, i := a, b
+	if id>>24&1 == 1 {
+		r, i = b, a
+	}
+	perp := func(v vec) vec { return vec{new(big.Rat).Neg(v.y), v.x} }
+	scale := func(v vec, k *big.Rat) vec { return vec{mul(v.x, k), mul(v.y, k)} }
+	plus := func(p, q vec) vec { return vec{add(p.x, q.x), add(p.y, q.y)} }
+	ur, ui := vec{rat(r.Axis.X), rat(r.Axis.Y)}, vec{rat(i.Axis.X), rat(i.Axis.Y)}
+	cr, ci := vec{rat(r.Center.X), rat(r.Center.Y)}, vec{rat(i.Center.X), rat(i.Center.Y)}
+
+	ref := id >> 16 & 3
+	n, hn, ht := ur, rat(r.Half.X), rat(r.Half.Y)
+	if ref&1 == 1 {
+		n, hn, ht = perp(ur), rat(r.Half.Y), rat(r.Half.X)
+	}
+	if ref >= 2 {
+		n = scale(n, big.NewRat(-1, 1))
+	}
+	t := perp(n)
+
+	inc := id >> 8 & 3
+	e1, h1, e2, h2 := ui, rat(i.Half.X), perp(ui), rat(i.Half.Y)
+	if inc&1 == 1 {
+		e1, h1, e2, h2 = perp(ui), rat(i.Half.Y), ui, rat(i.Half.X)
+	}
+	side := big.NewRat(1, 1)
+	if inc >= 2 {
+		side = big.NewRat(-1, 1)
+	}
+	center := plus(ci, scale(e1, mul(side, h1)))
+	corners := [2]vec{plus(center, scale(e2, new(big.Rat).Neg(h2))), plus(center, scale(e2, h2))}
+	var nn, tt [2]*big.Rat
+	for k, p := range corners {
+		d := vec{sub(p.x, cr.x), sub(p.y, cr.y)}
+		nn[k], tt[k] = dot(d, n), dot(d, t)
+	}
+	var pn, pt *big.Rat
+	switch f := id & 3; f {
+	case 0, 1:
+		pn, pt = nn[f], tt[f]
+	default:
+		pt = ht
+		if f == 2 {
+			pt = new(big.Rat).Neg(ht)
+		}
+		lambda := new(big.Rat).Quo(sub(pt, tt[0]), sub(tt[1], tt[0]))
+		pn = add(nn[0], mul(lambda, sub(nn[1], nn[0])))
+	}
+	mid := mul(add(pn, hn), big.NewRat(1, 2))
+	pos := plus(cr, plus(scale(n, mid), scale(t, pt)))
+	return Point{Separation: sub(pn, hn), X: pos.x, Y: pos.y}
+}

@@ -260,16 +260,15 @@ func (f *frame) keepMask(m mask) func() mask {
 }
 
 // collideFrame allocates what both collide kernels keep on the stack: the
-// margin broadcast to a vector, the frame's slots and the stage of
-// storeManifolds.
-func collideFrame(w width) (margin Mem, f *frame, stage Mem) {
+// margin broadcast to a vector and the frame's slots.
+func collideFrame(w width) (margin Mem, f *frame) {
 	vecBytes := 4 * w.lanes
 	margin = AllocLocal(vecBytes)
 	m := w.vec()
 	VBROADCASTSS(paramAddr("margin"), m)
 	VMOVUPS(m, margin)
 	f = &frame{o: lanesOps{w}, area: AllocLocal(112 * vecBytes), size: 112}
-	return margin, f, AllocLocal(2 * manifoldWords * vecBytes)
+	return margin, f
 }
 
 // collideKernel writes collide<name>, the contact manifolds of pairs of
@@ -307,7 +306,7 @@ func collideKernel(w width) {
 	Load(Param("n"), n)
 	p0 := Load(Param("cols").Base(), GP64())
 	out := Load(Param("out").Base(), GP64())
-	marginSlot, f, stage := collideFrame(w)
+	marginSlot, f := collideFrame(w)
 	tailCols := AllocLocal(12 * vecBytes)
 
 	Comment("Column c is at p[c/3] + (c%3)*stride, stride = 4n bytes.")
@@ -335,10 +334,10 @@ func collideKernel(w width) {
 	Label("loop")
 	CMPQ(n, U32(w.lanes))
 	JB(LabelRef("tail"))
-	bits := collideGroup(o, f, col, marginSlot, stage)
+	bits, fields := collideGroup(o, f, col, marginSlot)
 	POPCNTL(bits, bits)
 	ADDQ(bits.As64(), left)
-	storeManifolds(w, stage, out, nil, "")
+	storeManifolds(w, fields, out, nil, "")
 	for _, p := range bases {
 		ADDQ(U32(vecBytes), p)
 	}
@@ -353,11 +352,11 @@ func collideKernel(w width) {
 	f.next = 0
 	onStack := func(c int) Mem { return tailCols.Offset(c * vecBytes) }
 	copyFirst(w, n, 12, col, onStack)
-	bits = collideGroup(o, f, onStack, marginSlot, stage)
+	bits, fields = collideGroup(o, f, onStack, marginSlot)
 	BZHIL(n.As32(), bits, bits)
 	POPCNTL(bits, bits)
 	ADDQ(bits.As64(), left)
-	storeManifolds(w, stage, out, n, "done")
+	storeManifolds(w, fields, out, n, "quarter")
 
 	Label("done")
 	Store(left, ReturnIndex(0))
@@ -388,7 +387,7 @@ func collidePairsKernel(w width) {
 	ij := Load(Param("ij").Base(), GP64())
 	n := Load(Param("ij").Len(), GP64())
 	out := Load(Param("out").Base(), GP64())
-	marginSlot, f, stage := collideFrame(w)
+	marginSlot, f := collideFrame(w)
 	gathered := AllocLocal(PairColumnsGen * vecBytes)
 	onStack := func(c int) Mem { return gathered.Offset(c * vecBytes) }
 	left := GP64()
@@ -423,10 +422,10 @@ func collidePairsKernel(w width) {
 		VMOVUPS(dst, onStack(c))
 	}
 	f.next = 0
-	bits := collideGroup(o, f, onStack, marginSlot, stage)
+	bits, fields := collideGroup(o, f, onStack, marginSlot)
 	POPCNTL(bits, bits)
 	ADDQ(bits.As64(), left)
-	storeManifolds(w, stage, out, nil, "")
+	storeManifolds(w, fields, out, nil, "")
 	ADDQ(U32(8*w.lanes), ij)
 	ADDQ(U32(48*w.lanes), out)
 	SUBQ(U32(2*w.lanes), n)
@@ -440,39 +439,61 @@ func collidePairsKernel(w width) {
 // PairColumnsGen is batch.PairColumns: the twelve fields of a pair.
 const PairColumnsGen = 12
 
-// The fields of an obb.Manifold as six 8-byte words: each word is two
-// 4-byte lanes of two vectors, interleaved in stage by collideGroup.
-const manifoldWords = 6
+// manifoldFields is a group's manifolds as twelve vectors, one per 4-byte
+// field of an obb.Manifold in memory order: the normal's X and Y, Count's
+// low and high halves, and each point's X, Y, Separation and ID.
+type manifoldFields [12]Op
 
-// storeManifolds copies the group's manifolds from stage to out: every
-// lane, or, with count, the first count lanes (then it jumps to exit after
-// the last). In stage, word k of the manifolds is the pair of vectors
-// (X, Y) interleaved by VPUNPCKLDQ and VPUNPCKHDQ: per 128-bit block b,
-// lanes 4b and 4b+1 in the low vector, 4b+2 and 4b+3 in the high one.
-func storeManifolds(w width, stage Mem, out, count Register, exit string) {
-	vecBytes := 4 * w.lanes
-	tmp := GP64()
-	for l := 0; l < w.lanes; l++ {
+// storeManifolds writes the group's manifolds to out: every lane, or, with
+// count, the first count lanes. A manifold is three 16-byte quarters, each
+// four fields. For quarter j, two rounds of unpacking (doublewords, then
+// quadwords) turn its four field vectors into four vectors whose 128-bit
+// block b holds lane 4b+r's quarter in vector r, which is stored to its
+// manifold straight from the register (VEXTRACTI32X4, VEXTRACTI128).
+func storeManifolds(w width, fields manifoldFields, out, count Register, label string) {
+	o := lanesOps{w}
+	for j := 0; j < 3; j++ {
+		f0, f1, f2, f3 := o.reg(fields[4*j]), fields[4*j+1], o.reg(fields[4*j+2]), fields[4*j+3]
+		aLo, aHi, bLo, bHi := w.vec(), w.vec(), w.vec(), w.vec()
+		VPUNPCKLDQ(f1, f0, aLo) // per block: f0, f1 of lanes 4b, 4b+1
+		VPUNPCKHDQ(f1, f0, aHi) // of lanes 4b+2, 4b+3
+		VPUNPCKLDQ(f3, f2, bLo)
+		VPUNPCKHDQ(f3, f2, bHi)
+		var quarter [4]VecVirtual
+		for r := range quarter {
+			quarter[r] = w.vec()
+		}
+		VPUNPCKLQDQ(bLo, aLo, quarter[0])
+		VPUNPCKHQDQ(bLo, aLo, quarter[1])
+		VPUNPCKLQDQ(bHi, aHi, quarter[2])
+		VPUNPCKHQDQ(bHi, aHi, quarter[3])
+		done := fmt.Sprintf("%s%d", label, j)
+		for l := 0; l < w.lanes; l++ {
+			if count != nil {
+				CMPQ(count, U32(l))
+				JE(LabelRef(done))
+			}
+			b, r := l/4, l%4
+			at := Mem{Base: out, Disp: 48*l + 16*j}
+			switch {
+			case w.avx512:
+				VEXTRACTI32X4(U8(b), quarter[r], at)
+			case b == 0:
+				VMOVDQU(quarter[r].AsX(), at)
+			default:
+				VEXTRACTI128(U8(b), quarter[r], at)
+			}
+		}
 		if count != nil {
-			CMPQ(count, U32(l))
-			JE(LabelRef(exit))
-		}
-		b, j := l/4, l%4
-		off := (2*b + j) * 8
-		if j >= 2 {
-			off = vecBytes + (2*b+j-2)*8
-		}
-		for k := 0; k < manifoldWords; k++ {
-			MOVQ(stage.Offset(2*k*vecBytes+off), tmp)
-			MOVQ(tmp, Mem{Base: out, Disp: 48*l + 8*k})
+			Label(done)
 		}
 	}
 }
 
 // collideGroup emits the manifolds of one group of pairs, whose columns are
-// at col(0..11), into stage (see storeManifolds) and returns a register
-// whose low w.lanes bits mark the lanes left to Go.
-func collideGroup(o lanesOps, f *frame, col func(c int) Mem, margin, stage Mem) GPVirtual {
+// at col(0..11), and returns a register whose low w.lanes bits mark the
+// lanes left to Go, and the manifolds' fields for storeManifolds.
+func collideGroup(o lanesOps, f *frame, col func(c int) Mem, margin Mem) (toGo GPVirtual, fields manifoldFields) {
 	keep := f.keep
 	acx, acy, aux, auy, ahx, ahy := col(0), col(1), col(2), col(3), col(4), col(5)
 	bcx, bcy, bux, buy, bhx, bhy := col(6), col(7), col(8), col(9), col(10), col(11)
@@ -613,16 +634,6 @@ func collideGroup(o lanesOps, f *frame, col func(c int) Mem, margin, stage Mem) 
 	count = keep(o.sel(toGoKept(), o.c(kMinus1), count))
 	countHi := o.w.vec()
 	VPSRAD(U8(31), o.reg(count), countHi)
-
-	Comment("Interleave the fields into the manifolds' 8-byte words.")
-	vecBytes := 4 * o.w.lanes
-	for k, pair := range [manifoldWords][2]Op{{nox, noy}, {count, countHi}, {s0x, s0y}, {s0s, s0id}, {s1x, s1y}, {s1s, s1id}} {
-		x := o.reg(pair[0])
-		lo, hi := o.w.vec(), o.w.vec()
-		VPUNPCKLDQ(pair[1], x, lo)
-		VPUNPCKHDQ(pair[1], x, hi)
-		VMOVUPS(lo, stage.Offset(2*k*vecBytes))
-		VMOVUPS(hi, stage.Offset(2*k*vecBytes+vecBytes))
-	}
-	return o.bits(toGoKept())
+	fields = manifoldFields{nox, noy, count, f.keep(countHi), s0x, s0y, s0s, s0id, s1x, s1y, s1s, s1id}
+	return o.bits(toGoKept()), fields
 }

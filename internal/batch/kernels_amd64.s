@@ -4735,7 +4735,6 @@ loop:
 	VCMPPS $0x12, (SP), Z1, K3
 	KANDW  K2, K3, K2
 	KANDW  K1, K2, K1
-	KMOVW  K1, 64(SP)
 
 	// The reference box: b when sepB > sepA + tol, and its axis.
 	VMOVUPS   (SI)(BX*1), Z4
@@ -4747,143 +4746,101 @@ loop:
 	VMAXPS    Z1, Z11, Z5
 	VMAXPS    Z9, Z7, Z12
 	VADDPS    Z4, Z12, Z4
-	VCMPPS    $0x1e, Z4, Z5, K1
-	KMOVW     K1, 128(SP)
-	VCMPPS    $0x1e, Z7, Z9, K1
-	VCMPPS    $0x1e, Z11, Z1, K2
-	KMOVW     128(SP), K3
-	KANDW     K3, K2, K2
-	KMOVW     128(SP), K3
-	KANDNW    K1, K3, K1
-	KORW      K2, K1, K1
-	KMOVW     K1, 192(SP)
-	KMOVW     128(SP), K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z1
-	KMOVW     192(SP), K1
-	KMOVW     128(SP), K2
+	VCMPPS    $0x1e, Z4, Z5, K2
+	VCMPPS    $0x1e, Z7, Z9, K3
+	VCMPPS    $0x1e, Z11, Z1, K4
+	KANDW     K2, K4, K4
+	KANDNW    K3, K2, K3
+	KORW      K4, K3, K3
+	VMOVUPS.Z collideconst<>+0(SB), K2, Z1
 	VMOVUPS   Z8, Z4
 	VMOVUPS   Z0, K2, Z4
-	KMOVW     128(SP), K2
 	VMOVUPS   Z6, Z5
 	VMOVUPS   Z10, K2, Z5
 	VMOVUPS   Z5, Z5
-	VMOVUPS   Z4, K1, Z5
-	KMOVW     192(SP), K1
-	KMOVW     128(SP), K2
+	VMOVUPS   Z4, K3, Z5
 	VMOVUPS   Z6, Z4
 	VMOVUPS   Z10, K2, Z4
-	KMOVW     128(SP), K2
 	VMOVUPS   Z8, Z6
 	VMOVUPS   Z0, K2, Z6
 	VMOVUPS   Z6, Z0
-	VMOVUPS   Z4, K1, Z0
+	VMOVUPS   Z4, K3, Z0
 	VPXORD    Z1, Z5, Z4
 	VPXORD    Z1, Z0, Z0
 	VPXORD    Z1, Z3, Z3
-	KMOVW     128(SP), K1
 	VMOVUPS   (CX), Z5
-	VMOVUPS   (DI), K1, Z5
-	KMOVW     128(SP), K1
+	VMOVUPS   (DI), K2, Z5
 	VMOVUPS   (CX)(BX*1), Z6
-	VMOVUPS   (DI)(BX*1), K1, Z6
-	KMOVW     128(SP), K1
+	VMOVUPS   (DI)(BX*1), K2, Z6
 	VMOVUPS   (CX)(BX*2), Z7
-	VMOVUPS   (DI)(BX*2), K1, Z7
-	KMOVW     128(SP), K1
+	VMOVUPS   (DI)(BX*2), K2, Z7
 	VMOVUPS   (SI), Z8
-	VMOVUPS   (R8), K1, Z8
-	KMOVW     128(SP), K1
+	VMOVUPS   (R8), K2, Z8
 	VMOVUPS   (SI)(BX*1), Z9
-	VMOVUPS   (R8)(BX*1), K1, Z9
-	KMOVW     128(SP), K1
+	VMOVUPS   (R8)(BX*1), K2, Z9
 	VMOVUPS   (SI)(BX*2), Z10
-	VMOVUPS   (R8)(BX*2), K1, Z10
-	KMOVW     128(SP), K1
+	VMOVUPS   (R8)(BX*2), K2, Z10
 	VMOVUPS   (R8)(BX*1), Z11
-	VMOVUPS   (SI)(BX*1), K1, Z11
-	KMOVW     128(SP), K1
+	VMOVUPS   (SI)(BX*1), K2, Z11
 	VMOVUPS   (R8)(BX*2), Z12
-	VMOVUPS   (SI)(BX*2), K1, Z12
+	VMOVUPS   (SI)(BX*2), K2, Z12
 
 	// σ = +1 when pj >= 0, else -1; products with it are sign flips.
-	VCMPPS    $0x1d, collideconst<>+128(SB), Z4, K1
-	KMOVW     K1, 256(SP)
-	KMOVW     256(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z13
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z4, K4
+	KNOTW     K4, K5
+	VMOVUPS.Z collideconst<>+0(SB), K5, Z13
 	VPXORD    Z13, Z2, Z2
 	VPXORD    Z13, Z3, Z3
-	KMOVW     192(SP), K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z14
+	VMOVUPS.Z collideconst<>+0(SB), K3, Z14
 	VPXORD    Z13, Z4, Z4
 	VPXORD    Z13, Z0, Z0
 	VPXORD    Z14, Z0, Z0
-	KMOVW     192(SP), K1
 	VMOVUPS   Z2, Z14
-	VMOVUPS   Z3, K1, Z14
-	KMOVW     192(SP), K1
+	VMOVUPS   Z3, K3, Z14
 	VPXORD    collideconst<>+0(SB), Z2, Z2
 	VMOVUPS   Z3, Z3
-	VMOVUPS   Z2, K1, Z3
+	VMOVUPS   Z2, K3, Z3
 	VPXORD    collideconst<>+0(SB), Z3, Z2
-	KMOVW     192(SP), K1
 	VPXORD    collideconst<>+0(SB), Z8, Z15
 	VMOVUPS   Z7, Z16
-	VMOVUPS   Z15, K1, Z16
+	VMOVUPS   Z15, K3, Z16
 	VPXORD    Z13, Z16, Z15
-	KMOVW     192(SP), K1
 	VMOVUPS   Z8, Z8
-	VMOVUPS   Z7, K1, Z8
+	VMOVUPS   Z7, K3, Z8
 	VPXORD    Z13, Z8, Z7
-	KMOVW     192(SP), K1
 	VMOVUPS   Z9, Z8
-	VMOVUPS   Z10, K1, Z8
-	KMOVW     192(SP), K1
+	VMOVUPS   Z10, K3, Z8
 	VMOVUPS   Z10, Z10
-	VMOVUPS   Z9, K1, Z10
-	KMOVW     128(SP), K1
-	VMOVUPS.Z collideconst<>+768(SB), K1, Z9
-	KMOVW     192(SP), K1
-	VMOVUPS.Z collideconst<>+640(SB), K1, Z13
+	VMOVUPS   Z9, K3, Z10
+	VMOVUPS.Z collideconst<>+768(SB), K2, Z9
+	VMOVUPS.Z collideconst<>+640(SB), K3, Z13
 	VPORD     Z13, Z9, Z9
-	KMOVW     256(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+704(SB), K1, Z13
+	KNOTW     K4, K2
+	VMOVUPS.Z collideconst<>+704(SB), K2, Z13
 	VPORD     Z13, Z9, Z9
 
 	// The incident face: a u face when |uN| >= |vN|, the side opposing n.
 	VPANDD    collideconst<>+64(SB), Z14, Z13
 	VPANDD    collideconst<>+64(SB), Z2, Z16
-	VCMPPS    $0x1d, Z16, Z13, K1
-	KMOVW     K1, 320(SP)
-	KMOVW     320(SP), K1
+	VCMPPS    $0x1d, Z16, Z13, K2
 	VMOVUPS   Z12, Z13
-	VMOVUPS   Z11, K1, Z13
-	KMOVW     320(SP), K1
+	VMOVUPS   Z11, K2, Z13
 	VMOVUPS   Z2, Z16
-	VMOVUPS   Z14, K1, Z16
-	KMOVW     320(SP), K1
+	VMOVUPS   Z14, K2, Z16
 	VMOVUPS   Z14, Z17
-	VMOVUPS   Z3, K1, Z17
-	KMOVW     320(SP), K1
+	VMOVUPS   Z3, K2, Z17
 	VMOVUPS   Z11, Z11
-	VMOVUPS   Z12, K1, Z11
-	KMOVW     320(SP), K1
+	VMOVUPS   Z12, K2, Z11
 	VMOVUPS   Z14, Z12
-	VMOVUPS   Z2, K1, Z12
-	KMOVW     320(SP), K1
+	VMOVUPS   Z2, K2, Z12
 	VMOVUPS   Z3, Z2
-	VMOVUPS   Z14, K1, Z2
-	VCMPPS    $0x1d, collideconst<>+128(SB), Z16, K1
-	KMOVW     K1, 384(SP)
-	KMOVW     384(SP), K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z3
-	KMOVW     320(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+512(SB), K1, Z14
+	VMOVUPS   Z14, K2, Z2
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z16, K3
+	VMOVUPS.Z collideconst<>+0(SB), K3, Z3
+	KNOTW     K2, K2
+	VMOVUPS.Z collideconst<>+512(SB), K2, Z14
 	VPORD     Z14, Z9, Z9
-	KMOVW     384(SP), K1
-	VMOVUPS.Z collideconst<>+576(SB), K1, Z14
+	VMOVUPS.Z collideconst<>+576(SB), K3, Z14
 	VPORD     Z14, Z9, Z9
 	VMULPS    Z16, Z13, Z14
 	VPXORD    Z3, Z14, Z14
@@ -4899,77 +4856,56 @@ loop:
 	VADDPS    Z2, Z0, Z0
 
 	// Order the corners by T.
-	VCMPPS    $0x11, Z12, Z0, K1
-	KMOVW     K1, 448(SP)
-	KMOVW     448(SP), K1
+	VCMPPS    $0x11, Z12, Z0, K2
 	VMOVUPS   Z11, Z2
-	VMOVUPS   Z3, K1, Z2
-	KMOVW     448(SP), K1
+	VMOVUPS   Z3, K2, Z2
 	VMOVUPS   Z12, Z4
-	VMOVUPS   Z0, K1, Z4
-	KMOVW     448(SP), K1
+	VMOVUPS   Z0, K2, Z4
 	VMOVUPS   Z3, Z3
-	VMOVUPS   Z11, K1, Z3
-	KMOVW     448(SP), K1
+	VMOVUPS   Z11, K2, Z3
 	VMOVUPS   Z0, Z0
-	VMOVUPS   Z12, K1, Z0
-	KMOVW     448(SP), K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z11
-	KMOVW     448(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z12
+	VMOVUPS   Z12, K2, Z0
+	VMOVUPS.Z collideconst<>+192(SB), K2, Z11
+	KNOTW     K2, K2
+	VMOVUPS.Z collideconst<>+192(SB), K2, Z12
 	VPXORD    collideconst<>+0(SB), Z10, Z13
-	VCMPPS    $0x1d, Z13, Z0, K1
-	VCMPPS    $0x12, Z10, Z4, K2
-	KANDW     K1, K2, K1
-	KMOVW     K1, 512(SP)
+	VCMPPS    $0x1d, Z13, Z0, K2
+	VCMPPS    $0x12, Z10, Z4, K3
+	KANDW     K2, K3, K2
 
 	// Clip the first corner to the lower side, then the second to the upper.
-	VCMPPS  $0x11, Z13, Z4, K1
-	KMOVW   K1, 576(SP)
+	VCMPPS  $0x11, Z13, Z4, K3
 	VSUBPS  Z4, Z13, Z14
 	VSUBPS  Z4, Z0, Z16
 	VDIVPS  Z16, Z14, Z14
-	KMOVW   576(SP), K1
 	VSUBPS  Z2, Z3, Z16
 	VMULPS  Z16, Z14, Z14
 	VADDPS  Z14, Z2, Z14
 	VMOVUPS Z2, Z2
-	VMOVUPS Z14, K1, Z2
-	KMOVW   576(SP), K1
+	VMOVUPS Z14, K3, Z2
 	VMOVUPS Z4, Z4
-	VMOVUPS Z13, K1, Z4
-	KMOVW   576(SP), K1
+	VMOVUPS Z13, K3, Z4
 	VMOVUPS Z11, Z11
-	VMOVUPS collideconst<>+256(SB), K1, Z11
-	VCMPPS  $0x1e, Z10, Z0, K1
-	KMOVW   K1, 640(SP)
+	VMOVUPS collideconst<>+256(SB), K3, Z11
+	VCMPPS  $0x1e, Z10, Z0, K3
 	VSUBPS  Z4, Z10, Z13
 	VSUBPS  Z4, Z0, Z14
 	VDIVPS  Z14, Z13, Z13
-	KMOVW   640(SP), K1
 	VSUBPS  Z2, Z3, Z14
 	VMULPS  Z14, Z13, Z13
 	VADDPS  Z13, Z2, Z13
 	VMOVUPS Z3, Z3
-	VMOVUPS Z13, K1, Z3
-	KMOVW   640(SP), K1
+	VMOVUPS Z13, K3, Z3
 	VMOVUPS Z0, Z0
-	VMOVUPS Z10, K1, Z0
-	KMOVW   640(SP), K1
+	VMOVUPS Z10, K3, Z0
 	VMOVUPS Z12, Z10
-	VMOVUPS collideconst<>+320(SB), K1, Z10
+	VMOVUPS collideconst<>+320(SB), K3, Z10
 
 	// The points: separation, and the place halfway between the surfaces.
-	KMOVW  64(SP), K1
-	KMOVW  512(SP), K2
-	KANDW  K1, K2, K1
-	KMOVW  K1, 704(SP)
+	KANDW  K1, K2, K3
 	VSUBPS Z8, Z2, Z12
-	VCMPPS $0x12, (SP), Z12, K1
-	KMOVW  704(SP), K2
-	KANDW  K1, K2, K1
-	KMOVW  K1, 768(SP)
+	VCMPPS $0x12, (SP), Z12, K4
+	KANDW  K4, K3, K4
 	VADDPS Z8, Z2, Z2
 	VMULPS collideconst<>+384(SB), Z2, Z2
 	VMULPS Z2, Z15, Z13
@@ -4983,10 +4919,8 @@ loop:
 	VADDPS Z2, Z6, Z2
 	VPORD  Z11, Z9, Z4
 	VSUBPS Z8, Z3, Z11
-	VCMPPS $0x12, (SP), Z11, K1
-	KMOVW  704(SP), K2
-	KANDW  K1, K2, K1
-	KMOVW  K1, 832(SP)
+	VCMPPS $0x12, (SP), Z11, K5
+	KANDW  K5, K3, K5
 	VADDPS Z8, Z3, Z3
 	VMULPS collideconst<>+384(SB), Z3, Z3
 	VMULPS Z3, Z15, Z8
@@ -5001,60 +4935,36 @@ loop:
 	VPORD  Z10, Z9, Z3
 
 	// Compact: the first kept point in slot 0, the second in slot 1.
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	KANDW     K1, K2, K1
-	KMOVW     K1, 896(SP)
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z5, K2, Z6
+	KANDW     K4, K5, K6
+	VMOVUPS.Z Z5, K5, Z6
 	VMOVUPS   Z6, Z6
-	VMOVUPS   Z13, K1, Z6
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z0, K2, Z8
+	VMOVUPS   Z13, K4, Z6
+	VMOVUPS.Z Z0, K5, Z8
 	VMOVUPS   Z8, Z8
-	VMOVUPS   Z2, K1, Z8
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z11, K2, Z2
+	VMOVUPS   Z2, K4, Z8
+	VMOVUPS.Z Z11, K5, Z2
 	VMOVUPS   Z2, Z2
-	VMOVUPS   Z12, K1, Z2
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z3, K2, Z9
+	VMOVUPS   Z12, K4, Z2
+	VMOVUPS.Z Z3, K5, Z9
 	VMOVUPS   Z9, Z9
-	VMOVUPS   Z4, K1, Z9
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z5, K1, Z4
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z0, K1, Z0
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z11, K1, Z5
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z3, K1, Z3
-	KMOVW     768(SP), K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z10
-	KMOVW     832(SP), K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z11
+	VMOVUPS   Z4, K4, Z9
+	VMOVUPS.Z Z5, K6, Z4
+	VMOVUPS.Z Z0, K6, Z0
+	VMOVUPS.Z Z11, K6, Z5
+	VMOVUPS.Z Z3, K6, Z3
+	VMOVUPS.Z collideconst<>+192(SB), K4, Z10
+	VMOVUPS.Z collideconst<>+192(SB), K5, Z11
 	VPADDD    Z11, Z10, Z10
-	KMOVW     704(SP), K1
 	VPXORD    Z1, Z15, Z11
-	VMOVUPS.Z Z11, K1, Z11
-	KMOVW     704(SP), K1
+	VMOVUPS.Z Z11, K3, Z11
 	VPXORD    Z1, Z7, Z1
-	VMOVUPS.Z Z1, K1, Z1
+	VMOVUPS.Z Z1, K3, Z1
 
 	// Left to Go: the pairs whose first clip failed.
-	KMOVW         512(SP), K1
-	KMOVW         64(SP), K2
-	KANDNW        K2, K1, K1
-	KMOVW         K1, 960(SP)
-	KMOVW         960(SP), K1
+	KANDNW        K1, K2, K1
 	VMOVUPS       Z10, Z7
 	VMOVUPS       collideconst<>+832(SB), K1, Z7
 	VPSRAD        $0x1f, Z7, Z10
-	KMOVW         960(SP), K1
 	KMOVW         K1, R10
 	POPCNTL       R10, R10
 	ADDQ          R10, R9
@@ -5245,7 +5155,6 @@ tail:
 	VCMPPS $0x12, (SP), Z1, K3
 	KANDW  K2, K3, K2
 	KANDW  K1, K2, K1
-	KMOVW  K1, 64(SP)
 
 	// The reference box: b when sepB > sepA + tol, and its axis.
 	VMOVUPS   7488(SP), Z4
@@ -5257,143 +5166,101 @@ tail:
 	VMAXPS    Z1, Z11, Z5
 	VMAXPS    Z9, Z7, Z12
 	VADDPS    Z4, Z12, Z4
-	VCMPPS    $0x1e, Z4, Z5, K1
-	KMOVW     K1, 128(SP)
-	VCMPPS    $0x1e, Z7, Z9, K1
-	VCMPPS    $0x1e, Z11, Z1, K2
-	KMOVW     128(SP), K3
-	KANDW     K3, K2, K2
-	KMOVW     128(SP), K3
-	KANDNW    K1, K3, K1
-	KORW      K2, K1, K1
-	KMOVW     K1, 192(SP)
-	KMOVW     128(SP), K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z1
-	KMOVW     192(SP), K1
-	KMOVW     128(SP), K2
+	VCMPPS    $0x1e, Z4, Z5, K2
+	VCMPPS    $0x1e, Z7, Z9, K3
+	VCMPPS    $0x1e, Z11, Z1, K4
+	KANDW     K2, K4, K4
+	KANDNW    K3, K2, K3
+	KORW      K4, K3, K3
+	VMOVUPS.Z collideconst<>+0(SB), K2, Z1
 	VMOVUPS   Z8, Z4
 	VMOVUPS   Z0, K2, Z4
-	KMOVW     128(SP), K2
 	VMOVUPS   Z6, Z5
 	VMOVUPS   Z10, K2, Z5
 	VMOVUPS   Z5, Z5
-	VMOVUPS   Z4, K1, Z5
-	KMOVW     192(SP), K1
-	KMOVW     128(SP), K2
+	VMOVUPS   Z4, K3, Z5
 	VMOVUPS   Z6, Z4
 	VMOVUPS   Z10, K2, Z4
-	KMOVW     128(SP), K2
 	VMOVUPS   Z8, Z6
 	VMOVUPS   Z0, K2, Z6
 	VMOVUPS   Z6, Z0
-	VMOVUPS   Z4, K1, Z0
+	VMOVUPS   Z4, K3, Z0
 	VPXORD    Z1, Z5, Z4
 	VPXORD    Z1, Z0, Z0
 	VPXORD    Z1, Z3, Z3
-	KMOVW     128(SP), K1
 	VMOVUPS   7232(SP), Z5
-	VMOVUPS   7616(SP), K1, Z5
-	KMOVW     128(SP), K1
+	VMOVUPS   7616(SP), K2, Z5
 	VMOVUPS   7296(SP), Z6
-	VMOVUPS   7680(SP), K1, Z6
-	KMOVW     128(SP), K1
+	VMOVUPS   7680(SP), K2, Z6
 	VMOVUPS   7360(SP), Z7
-	VMOVUPS   7744(SP), K1, Z7
-	KMOVW     128(SP), K1
+	VMOVUPS   7744(SP), K2, Z7
 	VMOVUPS   7424(SP), Z8
-	VMOVUPS   7808(SP), K1, Z8
-	KMOVW     128(SP), K1
+	VMOVUPS   7808(SP), K2, Z8
 	VMOVUPS   7488(SP), Z9
-	VMOVUPS   7872(SP), K1, Z9
-	KMOVW     128(SP), K1
+	VMOVUPS   7872(SP), K2, Z9
 	VMOVUPS   7552(SP), Z10
-	VMOVUPS   7936(SP), K1, Z10
-	KMOVW     128(SP), K1
+	VMOVUPS   7936(SP), K2, Z10
 	VMOVUPS   7872(SP), Z11
-	VMOVUPS   7488(SP), K1, Z11
-	KMOVW     128(SP), K1
+	VMOVUPS   7488(SP), K2, Z11
 	VMOVUPS   7936(SP), Z12
-	VMOVUPS   7552(SP), K1, Z12
+	VMOVUPS   7552(SP), K2, Z12
 
 	// σ = +1 when pj >= 0, else -1; products with it are sign flips.
-	VCMPPS    $0x1d, collideconst<>+128(SB), Z4, K1
-	KMOVW     K1, 256(SP)
-	KMOVW     256(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z13
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z4, K4
+	KNOTW     K4, K5
+	VMOVUPS.Z collideconst<>+0(SB), K5, Z13
 	VPXORD    Z13, Z2, Z2
 	VPXORD    Z13, Z3, Z3
-	KMOVW     192(SP), K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z14
+	VMOVUPS.Z collideconst<>+0(SB), K3, Z14
 	VPXORD    Z13, Z4, Z4
 	VPXORD    Z13, Z0, Z0
 	VPXORD    Z14, Z0, Z0
-	KMOVW     192(SP), K1
 	VMOVUPS   Z2, Z14
-	VMOVUPS   Z3, K1, Z14
-	KMOVW     192(SP), K1
+	VMOVUPS   Z3, K3, Z14
 	VPXORD    collideconst<>+0(SB), Z2, Z2
 	VMOVUPS   Z3, Z3
-	VMOVUPS   Z2, K1, Z3
+	VMOVUPS   Z2, K3, Z3
 	VPXORD    collideconst<>+0(SB), Z3, Z2
-	KMOVW     192(SP), K1
 	VPXORD    collideconst<>+0(SB), Z8, Z15
 	VMOVUPS   Z7, Z16
-	VMOVUPS   Z15, K1, Z16
+	VMOVUPS   Z15, K3, Z16
 	VPXORD    Z13, Z16, Z15
-	KMOVW     192(SP), K1
 	VMOVUPS   Z8, Z8
-	VMOVUPS   Z7, K1, Z8
+	VMOVUPS   Z7, K3, Z8
 	VPXORD    Z13, Z8, Z7
-	KMOVW     192(SP), K1
 	VMOVUPS   Z9, Z8
-	VMOVUPS   Z10, K1, Z8
-	KMOVW     192(SP), K1
+	VMOVUPS   Z10, K3, Z8
 	VMOVUPS   Z10, Z10
-	VMOVUPS   Z9, K1, Z10
-	KMOVW     128(SP), K1
-	VMOVUPS.Z collideconst<>+768(SB), K1, Z9
-	KMOVW     192(SP), K1
-	VMOVUPS.Z collideconst<>+640(SB), K1, Z13
+	VMOVUPS   Z9, K3, Z10
+	VMOVUPS.Z collideconst<>+768(SB), K2, Z9
+	VMOVUPS.Z collideconst<>+640(SB), K3, Z13
 	VPORD     Z13, Z9, Z9
-	KMOVW     256(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+704(SB), K1, Z13
+	KNOTW     K4, K2
+	VMOVUPS.Z collideconst<>+704(SB), K2, Z13
 	VPORD     Z13, Z9, Z9
 
 	// The incident face: a u face when |uN| >= |vN|, the side opposing n.
 	VPANDD    collideconst<>+64(SB), Z14, Z13
 	VPANDD    collideconst<>+64(SB), Z2, Z16
-	VCMPPS    $0x1d, Z16, Z13, K1
-	KMOVW     K1, 320(SP)
-	KMOVW     320(SP), K1
+	VCMPPS    $0x1d, Z16, Z13, K2
 	VMOVUPS   Z12, Z13
-	VMOVUPS   Z11, K1, Z13
-	KMOVW     320(SP), K1
+	VMOVUPS   Z11, K2, Z13
 	VMOVUPS   Z2, Z16
-	VMOVUPS   Z14, K1, Z16
-	KMOVW     320(SP), K1
+	VMOVUPS   Z14, K2, Z16
 	VMOVUPS   Z14, Z17
-	VMOVUPS   Z3, K1, Z17
-	KMOVW     320(SP), K1
+	VMOVUPS   Z3, K2, Z17
 	VMOVUPS   Z11, Z11
-	VMOVUPS   Z12, K1, Z11
-	KMOVW     320(SP), K1
+	VMOVUPS   Z12, K2, Z11
 	VMOVUPS   Z14, Z12
-	VMOVUPS   Z2, K1, Z12
-	KMOVW     320(SP), K1
+	VMOVUPS   Z2, K2, Z12
 	VMOVUPS   Z3, Z2
-	VMOVUPS   Z14, K1, Z2
-	VCMPPS    $0x1d, collideconst<>+128(SB), Z16, K1
-	KMOVW     K1, 384(SP)
-	KMOVW     384(SP), K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z3
-	KMOVW     320(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+512(SB), K1, Z14
+	VMOVUPS   Z14, K2, Z2
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z16, K3
+	VMOVUPS.Z collideconst<>+0(SB), K3, Z3
+	KNOTW     K2, K2
+	VMOVUPS.Z collideconst<>+512(SB), K2, Z14
 	VPORD     Z14, Z9, Z9
-	KMOVW     384(SP), K1
-	VMOVUPS.Z collideconst<>+576(SB), K1, Z14
+	VMOVUPS.Z collideconst<>+576(SB), K3, Z14
 	VPORD     Z14, Z9, Z9
 	VMULPS    Z16, Z13, Z14
 	VPXORD    Z3, Z14, Z14
@@ -5409,77 +5276,56 @@ tail:
 	VADDPS    Z2, Z0, Z0
 
 	// Order the corners by T.
-	VCMPPS    $0x11, Z12, Z0, K1
-	KMOVW     K1, 448(SP)
-	KMOVW     448(SP), K1
+	VCMPPS    $0x11, Z12, Z0, K2
 	VMOVUPS   Z11, Z2
-	VMOVUPS   Z3, K1, Z2
-	KMOVW     448(SP), K1
+	VMOVUPS   Z3, K2, Z2
 	VMOVUPS   Z12, Z4
-	VMOVUPS   Z0, K1, Z4
-	KMOVW     448(SP), K1
+	VMOVUPS   Z0, K2, Z4
 	VMOVUPS   Z3, Z3
-	VMOVUPS   Z11, K1, Z3
-	KMOVW     448(SP), K1
+	VMOVUPS   Z11, K2, Z3
 	VMOVUPS   Z0, Z0
-	VMOVUPS   Z12, K1, Z0
-	KMOVW     448(SP), K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z11
-	KMOVW     448(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z12
+	VMOVUPS   Z12, K2, Z0
+	VMOVUPS.Z collideconst<>+192(SB), K2, Z11
+	KNOTW     K2, K2
+	VMOVUPS.Z collideconst<>+192(SB), K2, Z12
 	VPXORD    collideconst<>+0(SB), Z10, Z13
-	VCMPPS    $0x1d, Z13, Z0, K1
-	VCMPPS    $0x12, Z10, Z4, K2
-	KANDW     K1, K2, K1
-	KMOVW     K1, 512(SP)
+	VCMPPS    $0x1d, Z13, Z0, K2
+	VCMPPS    $0x12, Z10, Z4, K3
+	KANDW     K2, K3, K2
 
 	// Clip the first corner to the lower side, then the second to the upper.
-	VCMPPS  $0x11, Z13, Z4, K1
-	KMOVW   K1, 576(SP)
+	VCMPPS  $0x11, Z13, Z4, K3
 	VSUBPS  Z4, Z13, Z14
 	VSUBPS  Z4, Z0, Z16
 	VDIVPS  Z16, Z14, Z14
-	KMOVW   576(SP), K1
 	VSUBPS  Z2, Z3, Z16
 	VMULPS  Z16, Z14, Z14
 	VADDPS  Z14, Z2, Z14
 	VMOVUPS Z2, Z2
-	VMOVUPS Z14, K1, Z2
-	KMOVW   576(SP), K1
+	VMOVUPS Z14, K3, Z2
 	VMOVUPS Z4, Z4
-	VMOVUPS Z13, K1, Z4
-	KMOVW   576(SP), K1
+	VMOVUPS Z13, K3, Z4
 	VMOVUPS Z11, Z11
-	VMOVUPS collideconst<>+256(SB), K1, Z11
-	VCMPPS  $0x1e, Z10, Z0, K1
-	KMOVW   K1, 640(SP)
+	VMOVUPS collideconst<>+256(SB), K3, Z11
+	VCMPPS  $0x1e, Z10, Z0, K3
 	VSUBPS  Z4, Z10, Z13
 	VSUBPS  Z4, Z0, Z14
 	VDIVPS  Z14, Z13, Z13
-	KMOVW   640(SP), K1
 	VSUBPS  Z2, Z3, Z14
 	VMULPS  Z14, Z13, Z13
 	VADDPS  Z13, Z2, Z13
 	VMOVUPS Z3, Z3
-	VMOVUPS Z13, K1, Z3
-	KMOVW   640(SP), K1
+	VMOVUPS Z13, K3, Z3
 	VMOVUPS Z0, Z0
-	VMOVUPS Z10, K1, Z0
-	KMOVW   640(SP), K1
+	VMOVUPS Z10, K3, Z0
 	VMOVUPS Z12, Z10
-	VMOVUPS collideconst<>+320(SB), K1, Z10
+	VMOVUPS collideconst<>+320(SB), K3, Z10
 
 	// The points: separation, and the place halfway between the surfaces.
-	KMOVW  64(SP), K1
-	KMOVW  512(SP), K2
-	KANDW  K1, K2, K1
-	KMOVW  K1, 704(SP)
+	KANDW  K1, K2, K3
 	VSUBPS Z8, Z2, Z12
-	VCMPPS $0x12, (SP), Z12, K1
-	KMOVW  704(SP), K2
-	KANDW  K1, K2, K1
-	KMOVW  K1, 768(SP)
+	VCMPPS $0x12, (SP), Z12, K4
+	KANDW  K4, K3, K4
 	VADDPS Z8, Z2, Z2
 	VMULPS collideconst<>+384(SB), Z2, Z2
 	VMULPS Z2, Z15, Z13
@@ -5493,10 +5339,8 @@ tail:
 	VADDPS Z2, Z6, Z2
 	VPORD  Z11, Z9, Z4
 	VSUBPS Z8, Z3, Z11
-	VCMPPS $0x12, (SP), Z11, K1
-	KMOVW  704(SP), K2
-	KANDW  K1, K2, K1
-	KMOVW  K1, 832(SP)
+	VCMPPS $0x12, (SP), Z11, K5
+	KANDW  K5, K3, K5
 	VADDPS Z8, Z3, Z3
 	VMULPS collideconst<>+384(SB), Z3, Z3
 	VMULPS Z3, Z15, Z8
@@ -5511,60 +5355,36 @@ tail:
 	VPORD  Z10, Z9, Z3
 
 	// Compact: the first kept point in slot 0, the second in slot 1.
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	KANDW     K1, K2, K1
-	KMOVW     K1, 896(SP)
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z5, K2, Z6
+	KANDW     K4, K5, K6
+	VMOVUPS.Z Z5, K5, Z6
 	VMOVUPS   Z6, Z6
-	VMOVUPS   Z13, K1, Z6
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z0, K2, Z8
+	VMOVUPS   Z13, K4, Z6
+	VMOVUPS.Z Z0, K5, Z8
 	VMOVUPS   Z8, Z8
-	VMOVUPS   Z2, K1, Z8
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z11, K2, Z2
+	VMOVUPS   Z2, K4, Z8
+	VMOVUPS.Z Z11, K5, Z2
 	VMOVUPS   Z2, Z2
-	VMOVUPS   Z12, K1, Z2
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z3, K2, Z9
+	VMOVUPS   Z12, K4, Z2
+	VMOVUPS.Z Z3, K5, Z9
 	VMOVUPS   Z9, Z9
-	VMOVUPS   Z4, K1, Z9
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z5, K1, Z4
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z0, K1, Z0
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z11, K1, Z5
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z3, K1, Z3
-	KMOVW     768(SP), K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z10
-	KMOVW     832(SP), K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z11
+	VMOVUPS   Z4, K4, Z9
+	VMOVUPS.Z Z5, K6, Z4
+	VMOVUPS.Z Z0, K6, Z0
+	VMOVUPS.Z Z11, K6, Z5
+	VMOVUPS.Z Z3, K6, Z3
+	VMOVUPS.Z collideconst<>+192(SB), K4, Z10
+	VMOVUPS.Z collideconst<>+192(SB), K5, Z11
 	VPADDD    Z11, Z10, Z10
-	KMOVW     704(SP), K1
 	VPXORD    Z1, Z15, Z11
-	VMOVUPS.Z Z11, K1, Z11
-	KMOVW     704(SP), K1
+	VMOVUPS.Z Z11, K3, Z11
 	VPXORD    Z1, Z7, Z1
-	VMOVUPS.Z Z1, K1, Z1
+	VMOVUPS.Z Z1, K3, Z1
 
 	// Left to Go: the pairs whose first clip failed.
-	KMOVW         512(SP), K1
-	KMOVW         64(SP), K2
-	KANDNW        K2, K1, K1
-	KMOVW         K1, 960(SP)
-	KMOVW         960(SP), K1
+	KANDNW        K1, K2, K1
 	VMOVUPS       Z10, Z7
 	VMOVUPS       collideconst<>+832(SB), K1, Z7
 	VPSRAD        $0x1f, Z7, Z10
-	KMOVW         960(SP), K1
 	KMOVW         K1, CX
 	BZHIL         AX, CX, CX
 	POPCNTL       CX, CX
@@ -5917,7 +5737,6 @@ pairs:
 	VCMPPS $0x12, (SP), Z13, K3
 	KANDW  K2, K3, K2
 	KANDW  K1, K2, K1
-	KMOVW  K1, 64(SP)
 
 	// The reference box: b when sepB > sepA + tol, and its axis.
 	VMOVUPS   7488(SP), Z16
@@ -5929,143 +5748,101 @@ pairs:
 	VMAXPS    Z13, Z23, Z17
 	VMAXPS    Z21, Z19, Z24
 	VADDPS    Z16, Z24, Z16
-	VCMPPS    $0x1e, Z16, Z17, K1
-	KMOVW     K1, 128(SP)
-	VCMPPS    $0x1e, Z19, Z21, K1
-	VCMPPS    $0x1e, Z23, Z13, K2
-	KMOVW     128(SP), K3
-	KANDW     K3, K2, K2
-	KMOVW     128(SP), K3
-	KANDNW    K1, K3, K1
-	KORW      K2, K1, K1
-	KMOVW     K1, 192(SP)
-	KMOVW     128(SP), K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z13
-	KMOVW     192(SP), K1
-	KMOVW     128(SP), K2
+	VCMPPS    $0x1e, Z16, Z17, K2
+	VCMPPS    $0x1e, Z19, Z21, K3
+	VCMPPS    $0x1e, Z23, Z13, K4
+	KANDW     K2, K4, K4
+	KANDNW    K3, K2, K3
+	KORW      K4, K3, K3
+	VMOVUPS.Z collideconst<>+0(SB), K2, Z13
 	VMOVUPS   Z20, Z16
 	VMOVUPS   Z0, K2, Z16
-	KMOVW     128(SP), K2
 	VMOVUPS   Z18, Z17
 	VMOVUPS   Z22, K2, Z17
 	VMOVUPS   Z17, Z17
-	VMOVUPS   Z16, K1, Z17
-	KMOVW     192(SP), K1
-	KMOVW     128(SP), K2
+	VMOVUPS   Z16, K3, Z17
 	VMOVUPS   Z18, Z16
 	VMOVUPS   Z22, K2, Z16
-	KMOVW     128(SP), K2
 	VMOVUPS   Z20, Z18
 	VMOVUPS   Z0, K2, Z18
 	VMOVUPS   Z18, Z0
-	VMOVUPS   Z16, K1, Z0
+	VMOVUPS   Z16, K3, Z0
 	VPXORD    Z13, Z17, Z16
 	VPXORD    Z13, Z0, Z0
 	VPXORD    Z13, Z15, Z15
-	KMOVW     128(SP), K1
 	VMOVUPS   7232(SP), Z17
-	VMOVUPS   7616(SP), K1, Z17
-	KMOVW     128(SP), K1
+	VMOVUPS   7616(SP), K2, Z17
 	VMOVUPS   7296(SP), Z18
-	VMOVUPS   7680(SP), K1, Z18
-	KMOVW     128(SP), K1
+	VMOVUPS   7680(SP), K2, Z18
 	VMOVUPS   7360(SP), Z19
-	VMOVUPS   7744(SP), K1, Z19
-	KMOVW     128(SP), K1
+	VMOVUPS   7744(SP), K2, Z19
 	VMOVUPS   7424(SP), Z20
-	VMOVUPS   7808(SP), K1, Z20
-	KMOVW     128(SP), K1
+	VMOVUPS   7808(SP), K2, Z20
 	VMOVUPS   7488(SP), Z21
-	VMOVUPS   7872(SP), K1, Z21
-	KMOVW     128(SP), K1
+	VMOVUPS   7872(SP), K2, Z21
 	VMOVUPS   7552(SP), Z22
-	VMOVUPS   7936(SP), K1, Z22
-	KMOVW     128(SP), K1
+	VMOVUPS   7936(SP), K2, Z22
 	VMOVUPS   7872(SP), Z23
-	VMOVUPS   7488(SP), K1, Z23
-	KMOVW     128(SP), K1
+	VMOVUPS   7488(SP), K2, Z23
 	VMOVUPS   7936(SP), Z24
-	VMOVUPS   7552(SP), K1, Z24
+	VMOVUPS   7552(SP), K2, Z24
 
 	// σ = +1 when pj >= 0, else -1; products with it are sign flips.
-	VCMPPS    $0x1d, collideconst<>+128(SB), Z16, K1
-	KMOVW     K1, 256(SP)
-	KMOVW     256(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z25
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z16, K4
+	KNOTW     K4, K5
+	VMOVUPS.Z collideconst<>+0(SB), K5, Z25
 	VPXORD    Z25, Z14, Z14
 	VPXORD    Z25, Z15, Z15
-	KMOVW     192(SP), K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z26
+	VMOVUPS.Z collideconst<>+0(SB), K3, Z26
 	VPXORD    Z25, Z16, Z16
 	VPXORD    Z25, Z0, Z0
 	VPXORD    Z26, Z0, Z0
-	KMOVW     192(SP), K1
 	VMOVUPS   Z14, Z26
-	VMOVUPS   Z15, K1, Z26
-	KMOVW     192(SP), K1
+	VMOVUPS   Z15, K3, Z26
 	VPXORD    collideconst<>+0(SB), Z14, Z14
 	VMOVUPS   Z15, Z15
-	VMOVUPS   Z14, K1, Z15
+	VMOVUPS   Z14, K3, Z15
 	VPXORD    collideconst<>+0(SB), Z15, Z14
-	KMOVW     192(SP), K1
 	VPXORD    collideconst<>+0(SB), Z20, Z27
 	VMOVUPS   Z19, Z28
-	VMOVUPS   Z27, K1, Z28
+	VMOVUPS   Z27, K3, Z28
 	VPXORD    Z25, Z28, Z27
-	KMOVW     192(SP), K1
 	VMOVUPS   Z20, Z20
-	VMOVUPS   Z19, K1, Z20
+	VMOVUPS   Z19, K3, Z20
 	VPXORD    Z25, Z20, Z19
-	KMOVW     192(SP), K1
 	VMOVUPS   Z21, Z20
-	VMOVUPS   Z22, K1, Z20
-	KMOVW     192(SP), K1
+	VMOVUPS   Z22, K3, Z20
 	VMOVUPS   Z22, Z22
-	VMOVUPS   Z21, K1, Z22
-	KMOVW     128(SP), K1
-	VMOVUPS.Z collideconst<>+768(SB), K1, Z21
-	KMOVW     192(SP), K1
-	VMOVUPS.Z collideconst<>+640(SB), K1, Z25
+	VMOVUPS   Z21, K3, Z22
+	VMOVUPS.Z collideconst<>+768(SB), K2, Z21
+	VMOVUPS.Z collideconst<>+640(SB), K3, Z25
 	VPORD     Z25, Z21, Z21
-	KMOVW     256(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+704(SB), K1, Z25
+	KNOTW     K4, K2
+	VMOVUPS.Z collideconst<>+704(SB), K2, Z25
 	VPORD     Z25, Z21, Z21
 
 	// The incident face: a u face when |uN| >= |vN|, the side opposing n.
 	VPANDD    collideconst<>+64(SB), Z26, Z25
 	VPANDD    collideconst<>+64(SB), Z14, Z28
-	VCMPPS    $0x1d, Z28, Z25, K1
-	KMOVW     K1, 320(SP)
-	KMOVW     320(SP), K1
+	VCMPPS    $0x1d, Z28, Z25, K2
 	VMOVUPS   Z24, Z25
-	VMOVUPS   Z23, K1, Z25
-	KMOVW     320(SP), K1
+	VMOVUPS   Z23, K2, Z25
 	VMOVUPS   Z14, Z28
-	VMOVUPS   Z26, K1, Z28
-	KMOVW     320(SP), K1
+	VMOVUPS   Z26, K2, Z28
 	VMOVUPS   Z26, Z29
-	VMOVUPS   Z15, K1, Z29
-	KMOVW     320(SP), K1
+	VMOVUPS   Z15, K2, Z29
 	VMOVUPS   Z23, Z23
-	VMOVUPS   Z24, K1, Z23
-	KMOVW     320(SP), K1
+	VMOVUPS   Z24, K2, Z23
 	VMOVUPS   Z26, Z24
-	VMOVUPS   Z14, K1, Z24
-	KMOVW     320(SP), K1
+	VMOVUPS   Z14, K2, Z24
 	VMOVUPS   Z15, Z14
-	VMOVUPS   Z26, K1, Z14
-	VCMPPS    $0x1d, collideconst<>+128(SB), Z28, K1
-	KMOVW     K1, 384(SP)
-	KMOVW     384(SP), K1
-	VMOVUPS.Z collideconst<>+0(SB), K1, Z15
-	KMOVW     320(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+512(SB), K1, Z26
+	VMOVUPS   Z26, K2, Z14
+	VCMPPS    $0x1d, collideconst<>+128(SB), Z28, K3
+	VMOVUPS.Z collideconst<>+0(SB), K3, Z15
+	KNOTW     K2, K2
+	VMOVUPS.Z collideconst<>+512(SB), K2, Z26
 	VPORD     Z26, Z21, Z21
-	KMOVW     384(SP), K1
-	VMOVUPS.Z collideconst<>+576(SB), K1, Z26
+	VMOVUPS.Z collideconst<>+576(SB), K3, Z26
 	VPORD     Z26, Z21, Z21
 	VMULPS    Z28, Z25, Z26
 	VPXORD    Z15, Z26, Z26
@@ -6081,77 +5858,56 @@ pairs:
 	VADDPS    Z14, Z0, Z0
 
 	// Order the corners by T.
-	VCMPPS    $0x11, Z24, Z0, K1
-	KMOVW     K1, 448(SP)
-	KMOVW     448(SP), K1
+	VCMPPS    $0x11, Z24, Z0, K2
 	VMOVUPS   Z23, Z14
-	VMOVUPS   Z15, K1, Z14
-	KMOVW     448(SP), K1
+	VMOVUPS   Z15, K2, Z14
 	VMOVUPS   Z24, Z16
-	VMOVUPS   Z0, K1, Z16
-	KMOVW     448(SP), K1
+	VMOVUPS   Z0, K2, Z16
 	VMOVUPS   Z15, Z15
-	VMOVUPS   Z23, K1, Z15
-	KMOVW     448(SP), K1
+	VMOVUPS   Z23, K2, Z15
 	VMOVUPS   Z0, Z0
-	VMOVUPS   Z24, K1, Z0
-	KMOVW     448(SP), K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z23
-	KMOVW     448(SP), K1
-	KNOTW     K1, K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z24
+	VMOVUPS   Z24, K2, Z0
+	VMOVUPS.Z collideconst<>+192(SB), K2, Z23
+	KNOTW     K2, K2
+	VMOVUPS.Z collideconst<>+192(SB), K2, Z24
 	VPXORD    collideconst<>+0(SB), Z22, Z25
-	VCMPPS    $0x1d, Z25, Z0, K1
-	VCMPPS    $0x12, Z22, Z16, K2
-	KANDW     K1, K2, K1
-	KMOVW     K1, 512(SP)
+	VCMPPS    $0x1d, Z25, Z0, K2
+	VCMPPS    $0x12, Z22, Z16, K3
+	KANDW     K2, K3, K2
 
 	// Clip the first corner to the lower side, then the second to the upper.
-	VCMPPS  $0x11, Z25, Z16, K1
-	KMOVW   K1, 576(SP)
+	VCMPPS  $0x11, Z25, Z16, K3
 	VSUBPS  Z16, Z25, Z26
 	VSUBPS  Z16, Z0, Z28
 	VDIVPS  Z28, Z26, Z26
-	KMOVW   576(SP), K1
 	VSUBPS  Z14, Z15, Z28
 	VMULPS  Z28, Z26, Z26
 	VADDPS  Z26, Z14, Z26
 	VMOVUPS Z14, Z14
-	VMOVUPS Z26, K1, Z14
-	KMOVW   576(SP), K1
+	VMOVUPS Z26, K3, Z14
 	VMOVUPS Z16, Z16
-	VMOVUPS Z25, K1, Z16
-	KMOVW   576(SP), K1
+	VMOVUPS Z25, K3, Z16
 	VMOVUPS Z23, Z23
-	VMOVUPS collideconst<>+256(SB), K1, Z23
-	VCMPPS  $0x1e, Z22, Z0, K1
-	KMOVW   K1, 640(SP)
+	VMOVUPS collideconst<>+256(SB), K3, Z23
+	VCMPPS  $0x1e, Z22, Z0, K3
 	VSUBPS  Z16, Z22, Z25
 	VSUBPS  Z16, Z0, Z26
 	VDIVPS  Z26, Z25, Z25
-	KMOVW   640(SP), K1
 	VSUBPS  Z14, Z15, Z26
 	VMULPS  Z26, Z25, Z25
 	VADDPS  Z25, Z14, Z25
 	VMOVUPS Z15, Z15
-	VMOVUPS Z25, K1, Z15
-	KMOVW   640(SP), K1
+	VMOVUPS Z25, K3, Z15
 	VMOVUPS Z0, Z0
-	VMOVUPS Z22, K1, Z0
-	KMOVW   640(SP), K1
+	VMOVUPS Z22, K3, Z0
 	VMOVUPS Z24, Z22
-	VMOVUPS collideconst<>+320(SB), K1, Z22
+	VMOVUPS collideconst<>+320(SB), K3, Z22
 
 	// The points: separation, and the place halfway between the surfaces.
-	KMOVW  64(SP), K1
-	KMOVW  512(SP), K2
-	KANDW  K1, K2, K1
-	KMOVW  K1, 704(SP)
+	KANDW  K1, K2, K3
 	VSUBPS Z20, Z14, Z24
-	VCMPPS $0x12, (SP), Z24, K1
-	KMOVW  704(SP), K2
-	KANDW  K1, K2, K1
-	KMOVW  K1, 768(SP)
+	VCMPPS $0x12, (SP), Z24, K4
+	KANDW  K4, K3, K4
 	VADDPS Z20, Z14, Z14
 	VMULPS collideconst<>+384(SB), Z14, Z14
 	VMULPS Z14, Z27, Z25
@@ -6165,10 +5921,8 @@ pairs:
 	VADDPS Z14, Z18, Z14
 	VPORD  Z23, Z21, Z16
 	VSUBPS Z20, Z15, Z23
-	VCMPPS $0x12, (SP), Z23, K1
-	KMOVW  704(SP), K2
-	KANDW  K1, K2, K1
-	KMOVW  K1, 832(SP)
+	VCMPPS $0x12, (SP), Z23, K5
+	KANDW  K5, K3, K5
 	VADDPS Z20, Z15, Z15
 	VMULPS collideconst<>+384(SB), Z15, Z15
 	VMULPS Z15, Z27, Z20
@@ -6183,60 +5937,36 @@ pairs:
 	VPORD  Z22, Z21, Z15
 
 	// Compact: the first kept point in slot 0, the second in slot 1.
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	KANDW     K1, K2, K1
-	KMOVW     K1, 896(SP)
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z17, K2, Z18
+	KANDW     K4, K5, K6
+	VMOVUPS.Z Z17, K5, Z18
 	VMOVUPS   Z18, Z18
-	VMOVUPS   Z25, K1, Z18
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z0, K2, Z20
+	VMOVUPS   Z25, K4, Z18
+	VMOVUPS.Z Z0, K5, Z20
 	VMOVUPS   Z20, Z20
-	VMOVUPS   Z14, K1, Z20
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z23, K2, Z14
+	VMOVUPS   Z14, K4, Z20
+	VMOVUPS.Z Z23, K5, Z14
 	VMOVUPS   Z14, Z14
-	VMOVUPS   Z24, K1, Z14
-	KMOVW     768(SP), K1
-	KMOVW     832(SP), K2
-	VMOVUPS.Z Z15, K2, Z21
+	VMOVUPS   Z24, K4, Z14
+	VMOVUPS.Z Z15, K5, Z21
 	VMOVUPS   Z21, Z21
-	VMOVUPS   Z16, K1, Z21
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z17, K1, Z16
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z0, K1, Z0
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z23, K1, Z17
-	KMOVW     896(SP), K1
-	VMOVUPS.Z Z15, K1, Z15
-	KMOVW     768(SP), K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z22
-	KMOVW     832(SP), K1
-	VMOVUPS.Z collideconst<>+192(SB), K1, Z23
+	VMOVUPS   Z16, K4, Z21
+	VMOVUPS.Z Z17, K6, Z16
+	VMOVUPS.Z Z0, K6, Z0
+	VMOVUPS.Z Z23, K6, Z17
+	VMOVUPS.Z Z15, K6, Z15
+	VMOVUPS.Z collideconst<>+192(SB), K4, Z22
+	VMOVUPS.Z collideconst<>+192(SB), K5, Z23
 	VPADDD    Z23, Z22, Z22
-	KMOVW     704(SP), K1
 	VPXORD    Z13, Z27, Z23
-	VMOVUPS.Z Z23, K1, Z23
-	KMOVW     704(SP), K1
+	VMOVUPS.Z Z23, K3, Z23
 	VPXORD    Z13, Z19, Z13
-	VMOVUPS.Z Z13, K1, Z13
+	VMOVUPS.Z Z13, K3, Z13
 
 	// Left to Go: the pairs whose first clip failed.
-	KMOVW         512(SP), K1
-	KMOVW         64(SP), K2
-	KANDNW        K2, K1, K1
-	KMOVW         K1, 960(SP)
-	KMOVW         960(SP), K1
+	KANDNW        K1, K2, K1
 	VMOVUPS       Z22, Z19
 	VMOVUPS       collideconst<>+832(SB), K1, Z19
 	VPSRAD        $0x1f, Z19, Z22
-	KMOVW         960(SP), K1
 	KMOVW         K1, SI
 	POPCNTL       SI, SI
 	ADDQ          SI, BX

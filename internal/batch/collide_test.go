@@ -14,10 +14,15 @@ import (
 	"github.com/obb2d/obb2d/soa"
 )
 
-// manifoldBits is a manifold's memory, so that two manifolds compare bit
-// for bit (NaNs and signed zeros included), as the kernels promise.
-func manifoldBits(m *obb.Manifold) [48]byte {
-	return *(*[48]byte)(unsafe.Pointer(m))
+// manifoldBits is a manifold's fields as bits, so that two manifolds
+// compare bit for bit (NaNs and signed zeros included), as the kernels
+// promise.
+func manifoldBits(m *obb.Manifold) [12]uint64 {
+	b := func(v float32) uint64 { return uint64(math.Float32bits(v)) }
+	p, q := m.Points[0], m.Points[1]
+	return [12]uint64{b(m.Normal.X), b(m.Normal.Y), uint64(m.Count),
+		b(p.Point.X), b(p.Point.Y), b(p.Separation), uint64(p.ID),
+		b(q.Point.X), b(q.Point.Y), b(q.Separation), uint64(q.ID)}
 }
 
 // TestManifoldLayout checks the field offsets the collide kernels write.

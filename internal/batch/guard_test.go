@@ -47,27 +47,34 @@ func checkTwoSetsGuarded(t *testing.T, g *testkit.Guarded, place int, what strin
 	call func(a, b *soa.Boxes, list []int32, out []uint64)) {
 	t.Helper()
 	out := make([]uint64, len(want))
-	var where string
+	where := placeTwoSets(g, place, &a, &b, &list)
+	if place == twoSetPlaces-1 {
+		out = g.WordsAtEnd(len(want))
+	}
+	expectGuarded(t, what, where, want, func() []uint64 { call(&a, &b, list, out); return out })
+}
+
+// placeTwoSets copies place of a two-set call right before the guard page:
+// a column of a or b (0 to 11) or the index list (12). It says which, and
+// leaves place 13, the output, to the caller.
+func placeTwoSets(g *testkit.Guarded, place int, a, b *soa.Boxes, list *[]int32) string {
 	switch {
 	case place < 12:
-		set, name := &a, "a."
+		set, name := a, "a."
 		if place >= 6 {
-			set, name = &b, "b."
+			set, name = b, "b."
 		}
 		cols := [6]*[]float32{&set.CX, &set.CY, &set.UX, &set.UY, &set.HX, &set.HY}
 		col := cols[place%6]
 		*col = g.FloatsCopy(*col)
-		where = name + [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place%6]
+		return name + [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place%6]
 	case place == 12:
-		guardedList := g.Int32sAtEnd(len(list))
-		copy(guardedList, list)
-		list = guardedList
-		where = "index list"
-	default:
-		out = g.WordsAtEnd(len(want))
-		where = "output"
+		guardedList := g.Int32sAtEnd(len(*list))
+		copy(guardedList, *list)
+		*list = guardedList
+		return "index list"
 	}
-	expectGuarded(t, what, where, want, func() []uint64 { call(&a, &b, list, out); return out })
+	return "output"
 }
 
 // expectGuarded runs call, which returns its output, and fails the test
@@ -209,9 +216,6 @@ func TestSweepGuardPages(t *testing.T) {
 func TestCollidePairGuardPages(t *testing.T) {
 	g := testkit.NewGuarded(t, 64<<10)
 	r := rand.New(rand.NewPCG(41, 42))
-	call := func(a, b *soa.Boxes, list []int32, out []uint64) {
-		batch.Collide(a, b, list, 0.01, unsafe.Slice((*obb.Manifold)(unsafe.Pointer(&out[0])), len(out)/6))
-	}
 	testkit.ForEachImpl(t, func(t *testing.T) {
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 		for n := 1; n <= 3*16+1; n++ {
@@ -221,12 +225,38 @@ func TestCollidePairGuardPages(t *testing.T) {
 			for k := range want {
 				want[k] = a.At(int(ij[2*k])).Collide(b.At(int(ij[2*k+1])), 0.01)
 			}
-			wantWords := slices.Clone(unsafe.Slice((*uint64)(unsafe.Pointer(&want[0])), 6*n))
 			for place := 0; place < twoSetPlaces; place++ {
-				checkTwoSetsGuarded(t, g, place, fmt.Sprintf("%d manifolds", n), *a, *b, ij, wantWords, call)
+				a, b, list := *a, *b, ij
+				where := placeTwoSets(g, place, &a, &b, &list)
+				out := make([]obb.Manifold, n)
+				if place == twoSetPlaces-1 {
+					out = guardedManifolds(g, n)
+				}
+				if err := testkit.Fault(func() { batch.Collide(&a, &b, list, 0.01, out) }); err != nil {
+					t.Fatalf("%d pairs, %s before the guard page: %v", n, where, err)
+				}
+				checkManifolds(t, fmt.Sprintf("%d pairs, %s before the guard page", n, where), out, want)
 			}
 		}
 	})
+}
+
+// guardedManifolds returns n manifolds, cleared, whose last byte is the last
+// before the guard page.
+func guardedManifolds(g *testkit.Guarded, n int) []obb.Manifold {
+	floats := g.FloatsAtEnd(int(unsafe.Sizeof(obb.Manifold{})) / 4 * n)
+	clear(floats)
+	return unsafe.Slice((*obb.Manifold)(unsafe.Pointer(&floats[0])), n)
+}
+
+// checkManifolds fails the test unless got and want are equal bit for bit.
+func checkManifolds(t *testing.T, what string, got, want []obb.Manifold) {
+	t.Helper()
+	for k := range want {
+		if manifoldBits(&got[k]) != manifoldBits(&want[k]) {
+			t.Fatalf("%s: manifold %d is %+v, want %+v", what, k, got[k], want[k])
+		}
+	}
 }
 
 // TestCollideGuardPages places the pair columns, then the output, right
@@ -251,18 +281,12 @@ func TestCollideGuardPages(t *testing.T) {
 				if where == "columns" {
 					cols = g.FloatsCopy(cols)
 				} else {
-					words := g.WordsAtEnd(6 * n)
-					clear(words)
-					out = unsafe.Slice((*obb.Manifold)(unsafe.Pointer(&words[0])), n)
+					out = guardedManifolds(g, n)
 				}
 				if err := testkit.Fault(func() { batch.CollideColumns(cols, n, 0.01, out) }); err != nil {
 					t.Fatalf("%d pairs, %s before the guard page: %v", n, where, err)
 				}
-				for k := range want {
-					if manifoldBits(&out[k]) != manifoldBits(&want[k]) {
-						t.Fatalf("%d pairs, %s before the guard page: manifold %d is %+v, want %+v", n, where, k, out[k], want[k])
-					}
-				}
+				checkManifolds(t, fmt.Sprintf("%d pairs, %s before the guard page", n, where), out, want)
 			}
 		}
 	})

@@ -1,9 +1,10 @@
 // Command kernel writes obb2d's amd64 assembly kernels with avo (package
 // internal/batch): one query box against many, runs of boxes behind a reach
-// test, the sweep over a sorted set, and the pair-list gather. Each is
-// generated from one width-parameterised description, for AVX2 (8 lanes in
-// YMM registers) and AVX-512 (16 lanes in ZMM registers, results in mask
-// registers); the pair-list gather is generated for AVX2 only.
+// test, the sweep over a sorted set, the pair-list gather, and the contact
+// manifolds of pairs. Each is generated from one width-parameterised
+// description, for AVX2 (8 lanes in YMM registers) and AVX-512 (16 lanes in
+// ZMM registers, results in mask registers); the pair-list gather is
+// generated for AVX2 only.
 //
 // Regenerate from the repository's root with
 //
@@ -14,7 +15,8 @@
 // fused multiply-add), |x| as an AND that clears the sign bit, and the
 // ordered quiet predicate LE_OQ for p <= r, which is false on NaN exactly
 // like Go's <=. group.go emits that test for one group of lanes; the other
-// files emit the loops around it.
+// files emit the loops around it. collide.go emits obb.Box.Collide's
+// operations in the same way, with its own comparisons and blends.
 package main
 
 import (
@@ -32,11 +34,6 @@ func main() {
 	laneIndex = GLOBL("laneindex", RODATA|NOPTR)
 	for i := 0; i < 8; i++ {
 		DATA(4*i, U32(uint32(i)))
-	}
-
-	pairIndex = GLOBL("pairindex", RODATA|NOPTR)
-	for i := 0; i < 32; i++ { // the assembler wants DATA in address order
-		DATA(4*i, U32(uint32(2*(i%16)+i/16)))
 	}
 
 	avx2 := width{name: "AVX2", lanes: 8}

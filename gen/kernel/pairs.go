@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -45,7 +43,14 @@ func pairKernel() {
 	XORQ(shift, shift)
 
 	Label("pairs")
-	ia, jb := splitPairs(width{name: "AVX2", lanes: 8}, ij)
+	Comment("Split 8 interleaved pairs into the first and second indices.")
+	lo, hi, ia, jb := YMM(), YMM(), YMM(), YMM()
+	VMOVDQU(Mem{Base: ij}, lo)
+	VMOVDQU(Mem{Base: ij, Disp: 32}, hi)
+	VSHUFPS(U8(0x88), hi, lo, ia) // per 128-bit lane: i of lo's two pairs, then hi's
+	VSHUFPS(U8(0xdd), hi, lo, jb)
+	VPERMPD(U8(0xd8), ia, ia) // 64-bit chunks 0 2 1 3: back into pair order
+	VPERMPD(U8(0xd8), jb, jb)
 
 	// gather loads column name at the 8 indices. A gather clears its mask,
 	// so each one sets it to all ones again; one mask register serves all
@@ -78,36 +83,3 @@ func pairKernel() {
 	JNZ(LabelRef("pairs"))
 	storeLastWord(acc, shift, out)
 }
-
-// splitPairs loads w.lanes pairs interleaved at ij, i0 j0 i1 j1 ..., and
-// returns their first indices and their second indices, each in pair
-// order.
-func splitPairs(w width, ij Register) (ia, jb VecVirtual) {
-	Comment(fmt.Sprintf("Split %d interleaved pairs into the first and second indices.", w.lanes))
-	if w.avx512 {
-		lo, hi, even, odd := ZMM(), ZMM(), ZMM(), ZMM()
-		VMOVDQU32(Mem{Base: ij}, lo)
-		VMOVDQU32(Mem{Base: ij, Disp: 64}, hi)
-		VMOVDQU32(pairIndex, even)
-		VMOVDQU32(pairIndex.Offset(64), odd)
-		ia, jb = ZMM(), ZMM()
-		VMOVDQA32(lo, ia)
-		VPERMT2D(hi, even, ia) // lane l: element 2l of lo then hi
-		VMOVDQA32(lo, jb)
-		VPERMT2D(hi, odd, jb) // lane l: element 2l+1
-		return ia, jb
-	}
-	lo, hi := YMM(), YMM()
-	ia, jb = YMM(), YMM()
-	VMOVDQU(Mem{Base: ij}, lo)
-	VMOVDQU(Mem{Base: ij, Disp: 32}, hi)
-	VSHUFPS(U8(0x88), hi, lo, ia) // per 128-bit lane: i of lo's two pairs, then hi's
-	VSHUFPS(U8(0xdd), hi, lo, jb)
-	VPERMPD(U8(0xd8), ia, ia) // 64-bit chunks 0 2 1 3: back into pair order
-	VPERMPD(U8(0xd8), jb, jb)
-	return ia, jb
-}
-
-// pairIndex is the VPERMT2D selectors of splitPairs: 0, 2, ..., 30, then
-// 1, 3, ..., 31.
-var pairIndex Mem

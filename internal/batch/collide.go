@@ -41,12 +41,11 @@ func CollideColumns(cols []float32, n int, margin float32, out []obb.Manifold) {
 // box ij[2k+1] of b, exactly obb.Box.Collide's with the given margin. It
 // writes out[0 : len(ij)/2] and nothing else, and allocates nothing.
 //
-// With the avx2 or avx512 implementation, the kernel gathers the pairs'
-// fields from the columns (VGATHERDPS), 8 or 16 pairs per step; the last
-// len(ij)/2 % 8 (or 16) pairs are copied into columns for
-// [CollideColumns]. Gathering measured faster than copying every pair into
-// columns first (BenchmarkCollide). Every index is checked before the
-// assembly runs, so a gather reads only boxes that exist.
+// With the avx2 or avx512 implementation, the kernel copies the pairs'
+// fields from the columns, 8 or 16 pairs per step; the last len(ij)/2 % 8
+// (or 16) pairs are copied into columns for [CollideColumns]. Every index
+// is checked before the assembly runs, so the kernel reads only boxes that
+// exist.
 //
 // It panics, before writing anything, if len(ij) is odd, out is shorter
 // than len(ij)/2, a set's columns differ in length, or an index is outside

@@ -109,7 +109,7 @@ func collideColumns(cols []float32, n int, margin float32, out []obb.Manifold) {
 	}
 }
 
-// collidePairs runs the gathering collide kernel on the whole groups of
+// collidePairs runs the pair-list collide kernel on the whole groups of
 // pairs and finishes in Go the pairs it leaves; the last pairs, fewer than
 // a group, go through collideGrouped.
 func collidePairs(a, b *soa.Boxes, ij []int32, margin float32, out []obb.Manifold) {

@@ -211,7 +211,7 @@ func TestSweepGuardPages(t *testing.T) {
 // TestCollidePairGuardPages places each of the twelve columns of the two
 // sets, the pair list and the output of Collide right before an unreadable
 // page, with pairs that name the last box of each set, for every pair
-// count up to three AVX-512 groups: the gathering kernels read whole
+// count up to three AVX-512 groups: the pair-list kernels read whole
 // groups of the list, and the last pairs go through the column kernel.
 func TestCollidePairGuardPages(t *testing.T) {
 	g := testkit.NewGuarded(t, 64<<10)

@@ -81,7 +81,7 @@ func collideAVX2(cols []float32, n int, margin float32, out []uint64) int
 
 // collidePairsAVX2 writes the manifold of box ij[2k] of a and box ij[2k+1]
 // of b into out[6k : 6k+6] as an obb.Manifold's words, like collideAVX2,
-// gathering the boxes' fields, 8 pairs per step. It returns how many
+// copying the boxes' fields, 8 pairs per step. It returns how many
 // pairs it left to Go, whose Count it sets to -1. The caller guarantees
 // len(ij) is a positive multiple of 16, every index is inside its
 // columns, and len(out) >= 3*len(ij); the CPU must have BMI2 and POPCNT.
@@ -102,7 +102,7 @@ func collideAVX512(cols []float32, n int, margin float32, out []uint64) int
 
 // collidePairsAVX512 writes the manifold of box ij[2k] of a and box ij[2k+1]
 // of b into out[6k : 6k+6] as an obb.Manifold's words, like collideAVX512,
-// gathering the boxes' fields, 16 pairs per step. It returns how many
+// copying the boxes' fields, 16 pairs per step. It returns how many
 // pairs it left to Go, whose Count it sets to -1. The caller guarantees
 // len(ij) is a positive multiple of 32, every index is inside its
 // columns, and len(out) >= 3*len(ij); the CPU must have BMI2 and POPCNT.

@@ -27,7 +27,7 @@ func (f *Finder) Collide(dst []obb.Manifold, a, b *soa.Boxes, pairs []Pair, marg
 	}
 	n := len(dst)
 	dst = slices.Grow(dst, len(pairs))[:n+len(pairs)]
-	batch.Collide(a, b, indexList(pairs), margin, dst[n:])
+	batch.CollideUnchecked(a, b, indexList(pairs), margin, dst[n:])
 	return dst, nil
 }
 
@@ -44,7 +44,7 @@ func (f *Finder) Contacts(dst []Contact, a, b *soa.Boxes, pairs []Pair, margin f
 	var ms [contactChunk]obb.Manifold
 	for from := 0; from < len(pairs); from += contactChunk {
 		chunk := pairs[from:min(from+contactChunk, len(pairs))]
-		batch.Collide(a, b, indexList(chunk), margin, ms[:len(chunk)])
+		batch.CollideUnchecked(a, b, indexList(chunk), margin, ms[:len(chunk)])
 		for k, m := range ms[:len(chunk)] {
 			if m.Count > 0 {
 				dst = append(dst, Contact{chunk[k], m})

@@ -58,6 +58,21 @@ func Collide(a, b *soa.Boxes, ij []int32, margin float32, out []obb.Manifold) {
 	collidePairs(a, b, ij, margin, out[:n])
 }
 
+// CollideUnchecked is Collide for a caller that has checked every index of
+// ij against its set, as package pairs does to return an IndexError: it
+// checks the lengths of the columns, the list and out, and not the indices
+// again, which took a seventh of Finder.Collide's time (BenchmarkCollide).
+// An index outside its set makes the assembly read outside the columns.
+func CollideUnchecked(a, b *soa.Boxes, ij []int32, margin float32, out []obb.Manifold) {
+	a.Len()
+	b.Len()
+	n := len(ij) / 2
+	if len(ij)%2 != 0 || len(out) < n {
+		panic(fmt.Sprintf("batch: %d indices and room for %d manifolds", len(ij), len(out)))
+	}
+	collidePairs(a, b, ij, margin, out[:n])
+}
+
 // collideGrouped is Collide by copying the pairs' boxes into columns on
 // the stack, 64 pairs at a time, for CollideColumns.
 func collideGrouped(a, b *soa.Boxes, ij []int32, margin float32, out []obb.Manifold) {

@@ -123,8 +123,8 @@ func TestCollideColumns(t *testing.T) {
 	})
 }
 
-// TestCollidePairList checks Collide on index pairs of two sets, with more
-// pairs than one chunk, and its panics.
+// TestCollidePairList checks Collide and CollideUnchecked on index pairs of
+// two sets, with more pairs than one chunk, and their panics.
 func TestCollidePairList(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 34))
 	a, b := testkit.HostileSet(r, 50), testkit.RandomSet(r, 70)
@@ -138,12 +138,17 @@ func TestCollidePairList(t *testing.T) {
 			out := make([]obb.Manifold, n)
 			batch.Collide(a, b, ij, 0.1, out)
 			checkCollide(t, fmt.Sprintf("%d index pairs", n), ps, 0.1, out)
+			clear(out)
+			batch.CollideUnchecked(a, b, ij, 0.1, out)
+			checkCollide(t, fmt.Sprintf("%d index pairs, unchecked", n), ps, 0.1, out)
 		}
 	})
 	out := make([]obb.Manifold, 2)
 	testkit.MustPanic(t, "odd length", func() { batch.Collide(a, b, []int32{0}, 0, out) })
 	testkit.MustPanic(t, "outside [0, 70)", func() { batch.Collide(a, b, []int32{0, 70}, 0, out) })
 	testkit.MustPanic(t, "room for 2 manifolds, need 3", func() { batch.Collide(a, b, make([]int32, 6), 0, out) })
+	testkit.MustPanic(t, "3 indices and room for 2 manifolds", func() { batch.CollideUnchecked(a, b, make([]int32, 3), 0, out) })
+	testkit.MustPanic(t, "6 indices and room for 2 manifolds", func() { batch.CollideUnchecked(a, b, make([]int32, 6), 0, out) })
 	testkit.MustPanic(t, "need 36", func() { batch.CollideColumns(make([]float32, 35), 3, 0, make([]obb.Manifold, 3)) })
 	testkit.MustPanic(t, "room for 2 manifolds, need 3", func() { batch.CollideColumns(make([]float32, 36), 3, 0, out) })
 }

@@ -108,13 +108,14 @@ func TestCollideAgreesWithOverlaps(t *testing.T) {
 	}
 }
 
-// TestCollideInvariants checks, on many pairs, that the normal is unit
-// length, that every point lies in both boxes grown by its |separation|
-// and a rounding allowance, and that the deepest point's separation is the
-// exact minimum penetration (the largest exact margin) within the band.
+// TestCollideInvariants checks, on two million pairs, that the normal is
+// unit length and that every point lies in both boxes grown by its
+// |separation| and a rounding allowance, and on every eighth that the
+// deepest point's separation is the exact minimum penetration (the largest
+// exact margin) within the band.
 func TestCollideInvariants(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 21))
-	n := 300000
+	n := 2000000
 	if testing.Short() {
 		n = 30000
 	}
@@ -148,6 +149,9 @@ func TestCollideInvariants(t *testing.T) {
 		}
 		// The deepest point's separation against the exact penetration:
 		// the largest exact margin, for unit axes a distance.
+		if i%8 != 0 {
+			continue
+		}
 		v := exact.Decide(a, b)
 		best := v.Margin[0]
 		for _, mg := range v.Margin[1:] {
@@ -220,6 +224,62 @@ func TestCollideIDsAreStable(t *testing.T) {
 			t.Fatalf("step %d: %+v; first %+v", k, m, first)
 		}
 	}
+}
+
+// TestCollideIDsAreStableUnderSmallMotion rests 2,000 boxes, each on a
+// ground turned by a random angle, sunk a little and turned a little
+// against it, and moves each 20 times by up to 0.01 along the ground and
+// 10⁻³ rad. With the ground as the first box, whose faces the tie rule
+// prefers, both points keep their IDs. With the box first, its own face
+// takes the reference wherever it separates within the tolerance of the
+// ground's, which small motions can cross; there the IDs must stay the
+// same while the reference box does, and it must stay in three moves of
+// four at least (89% measured), or the check would be empty.
+func TestCollideIDsAreStableUnderSmallMotion(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 21))
+	kept, moves := 0, 0
+	for i := range 2000 {
+		theta := r.Float64() * 2 * math.Pi
+		ground := obb.FromHalf(obb.Vec2{X: float32(r.NormFloat64() * 100), Y: float32(r.NormFloat64() * 100)}, obb.Vec2{X: 5, Y: 0.5}, theta)
+		along := float32(r.Float64()*6 - 3)
+		place := func(dx float32, turn float64) obb.Box {
+			up := ground.Axis.Perp().Scale(0.5 + 0.5 - 0.01)
+			c := ground.Center.Add(up).Add(ground.Axis.Scale(along + dx))
+			return obb.FromHalf(c, obb.Vec2{X: 0.5, Y: 0.5}, theta+turn)
+		}
+		turn := r.NormFloat64() * 0.003
+		for _, boxFirst := range []bool{false, true} {
+			collide := func(box obb.Box) obb.Manifold {
+				if boxFirst {
+					return box.Collide(ground, 0)
+				}
+				return ground.Collide(box, 0)
+			}
+			first := collide(place(0, turn))
+			if first.Count != 2 {
+				t.Fatalf("configuration %d: %+v", i, first)
+			}
+			for k := range 20 {
+				m := collide(place(float32(r.Float64()*0.02-0.01), turn+r.Float64()*2e-3-1e-3))
+				sameRef := m.Count == 2 && m.Points[0].ID>>24 == first.Points[0].ID>>24
+				if boxFirst && !sameRef {
+					moves++
+					continue
+				}
+				if boxFirst {
+					moves++
+					kept++
+				}
+				if m.Count != 2 || m.Points[0].ID != first.Points[0].ID || m.Points[1].ID != first.Points[1].ID {
+					t.Fatalf("configuration %d, box first %v, motion %d: %+v; first %+v", i, boxFirst, k, m, first)
+				}
+			}
+		}
+	}
+	if kept < moves*3/4 {
+		t.Fatalf("with the box first, the reference box stayed in %d of %d moves", kept, moves)
+	}
+	t.Logf("with the box first, the reference box stayed in %d of %d moves", kept, moves)
 }
 
 // TestCollideChoosesTheExactAxis: where the exact least-penetration axis

@@ -186,10 +186,10 @@ func TestCollideInfinities(t *testing.T) {
 	})
 }
 
-// FuzzCollide compares every implementation's CollideColumns with
-// obb.Box.Collide, bit for bit, on a pair whose twelve fields and margin
-// the fuzzer chooses, placed in every lane of a group among generated
-// pairs, and with a and b swapped.
+// FuzzCollide compares every implementation's CollideColumns and Collide
+// (the pair-list kernels) with obb.Box.Collide, bit for bit, on a pair
+// whose twelve fields and margin the fuzzer chooses, placed in every lane
+// of a group among generated pairs, and with a and b swapped.
 func FuzzCollide(f *testing.F) {
 	one, half := math.Float32bits(1), math.Float32bits(0.5)
 	f.Add(uint32(0), uint32(0), one, uint32(0), one, half, half, uint32(0), one, uint32(0), one, half, uint32(0), uint8(5))
@@ -209,10 +209,20 @@ func FuzzCollide(f *testing.F) {
 			}
 		}
 		cols := pairColumns(ps)
+		var as, bs soa.Boxes
+		ij := make([]int32, 0, 2*len(ps))
+		for k, p := range ps {
+			as.Append(p.A)
+			bs.Append(p.B)
+			ij = append(ij, int32(k), int32(k))
+		}
 		testkit.EachImpl(func(string) {
 			out := make([]obb.Manifold, len(ps))
 			batch.CollideColumns(cols, len(ps), fl(margin), out)
-			checkCollide(t, batch.Name(), ps, fl(margin), out)
+			checkCollide(t, batch.Name()+", columns", ps, fl(margin), out)
+			clear(out)
+			batch.Collide(&as, &bs, ij, fl(margin), out)
+			checkCollide(t, batch.Name()+", pair list", ps, fl(margin), out)
 		})
 	})
 }

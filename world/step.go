@@ -15,6 +15,7 @@ import (
 type stepper struct {
 	prev, cur []uint64 // the last and the current pairs, as keys A<<32 | B, ascending
 	found     []uint64 // the pairs of the boxes marked dirty this step
+	spare     []uint64 // sortKeys' other buffer
 	began     []Pair
 	ended     []Pair
 
@@ -84,7 +85,7 @@ func (w *World) Pairs(dst []Pair) []Pair {
 		w.touched[i>>6] = 0
 	}
 	w.dirty = w.dirty[:0]
-	slices.Sort(st.found)
+	st.found, st.spare = sortKeys(st.found, st.spare)
 	st.cur = mergeKeys(st.cur, st.found)
 	st.events()
 	st.prev, st.cur = st.cur, st.prev

@@ -12,9 +12,9 @@ import (
 // second boxes'.
 const PairColumns = 12
 
-// collideChunk is how many pairs [Collide] copies into columns on the stack
-// before each kernel call: 12 columns of 64 floats are 3 KiB, and the
-// copies stay in L1 between the loop that writes them and the kernel.
+// collideChunk is how many pairs collideGrouped copies into columns on the
+// stack before each kernel call: 12 columns of 64 floats are 3 KiB, and
+// the copies stay in L1 between the loop that writes them and the kernel.
 const collideChunk = 64
 
 // CollideColumns writes into out[k] the contact manifold of pair k of n

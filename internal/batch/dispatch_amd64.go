@@ -88,8 +88,7 @@ func hitWords(out []Hit) []uint64 {
 
 // collideColumns runs the collide kernel on n pairs laid out as columns
 // and finishes in Go the pairs it leaves, marked by Count -1: those whose
-// first reference face fails the clip, and those with a NaN in their
-// manifold.
+// first reference face fails the clip.
 func collideColumns(cols []float32, n int, margin float32, out []obb.Manifold) {
 	var left int
 	switch current.Load() {

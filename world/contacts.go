@@ -33,11 +33,7 @@ func (w *World) Contacts(dst []Contact, pairs []Pair, margin float32) []Contact 
 		n := len(chunk)
 		c := cols[:batch.PairColumns*n]
 		for k, p := range chunk {
-			a, b := &w.slots[p.A>>8].box, &w.slots[p.B>>8].box
-			c[k], c[n+k], c[2*n+k] = a.Center.X, a.Center.Y, a.Axis.X
-			c[3*n+k], c[4*n+k], c[5*n+k] = a.Axis.Y, a.Half.X, a.Half.Y
-			c[6*n+k], c[7*n+k], c[8*n+k] = b.Center.X, b.Center.Y, b.Axis.X
-			c[9*n+k], c[10*n+k], c[11*n+k] = b.Axis.Y, b.Half.X, b.Half.Y
+			batch.SetPair(c, n, k, &w.slots[p.A>>8].box, &w.slots[p.B>>8].box)
 		}
 		batch.CollideColumns(c, n, margin, ms[:n])
 		for k, m := range ms[:n] {

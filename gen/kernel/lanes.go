@@ -87,9 +87,11 @@ func (o lanesOps) cmp(pred uint8, a, b Op) mask {
 // maskOp returns the mask that emit writes: into a mask register for
 // AVX-512, a vector register for AVX2.
 func (o lanesOps) maskOp(emit func(d Op)) mask {
-	var d Register = YMM()
+	var d Register
 	if o.w.avx512 {
 		d = K()
+	} else {
+		d = YMM()
 	}
 	emit(d)
 	return mask{d}

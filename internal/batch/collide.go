@@ -111,6 +111,16 @@ func boxAt(s *soa.Boxes, i int32) obb.Box {
 	return obb.Box{Center: obb.Vec2{X: s.CX[i], Y: s.CY[i]}, Axis: obb.Vec2{X: s.UX[i], Y: s.UY[i]}, Half: obb.Vec2{X: s.HX[i], Y: s.HY[i]}}
 }
 
+// SetPair writes the boxes a and b of pair k into columns laid out for
+// [CollideColumns] with n pairs.
+func SetPair(cols []float32, n, k int, a, b *obb.Box) {
+	c := cols[:PairColumns*n]
+	c[k], c[n+k], c[2*n+k] = a.Center.X, a.Center.Y, a.Axis.X
+	c[3*n+k], c[4*n+k], c[5*n+k] = a.Axis.Y, a.Half.X, a.Half.Y
+	c[6*n+k], c[7*n+k], c[8*n+k] = b.Center.X, b.Center.Y, b.Axis.X
+	c[9*n+k], c[10*n+k], c[11*n+k] = b.Axis.Y, b.Half.X, b.Half.Y
+}
+
 // collideGeneric is CollideColumns in Go: obb.Box.Collide on each pair.
 func collideGeneric(cols []float32, n int, margin float32, out []obb.Manifold) {
 	for k := range out[:n] {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/testkit"
 	"github.com/obb2d/obb2d/obb"
 )
 
@@ -20,8 +21,10 @@ func TestCollideKernelLeavesFewToGo(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 36))
 	ps := contactPairs(r, 10000, false)
 	cols := pairColumns(ps)
-	for _, impl := range batch.Names()[1:] {
-		batch.Use(impl)
+	testkit.EachImpl(func(impl string) {
+		if impl == "generic" {
+			return
+		}
 		for _, margin := range collideMargins[:3] {
 			out := make([]obb.Manifold, len(ps))
 			left := batch.CollideKernel(cols, len(ps), margin, out)
@@ -41,6 +44,5 @@ func TestCollideKernelLeavesFewToGo(t *testing.T) {
 			}
 			t.Logf("%s, margin %v: %d of %d pairs left to Go", impl, margin, left, len(ps))
 		}
-	}
-	batch.Use(batch.Names()[len(batch.Names())-1])
+	})
 }

@@ -37,15 +37,9 @@ func TestManifoldLayout(t *testing.T) {
 
 // pairColumns lays out pairs of boxes as the columns CollideColumns takes.
 func pairColumns(ps []scene.Pair) []float32 {
-	n := len(ps)
-	cols := make([]float32, batch.PairColumns*n)
-	for k, p := range ps {
-		for c, v := range [batch.PairColumns]float32{
-			p.A.Center.X, p.A.Center.Y, p.A.Axis.X, p.A.Axis.Y, p.A.Half.X, p.A.Half.Y,
-			p.B.Center.X, p.B.Center.Y, p.B.Axis.X, p.B.Axis.Y, p.B.Half.X, p.B.Half.Y,
-		} {
-			cols[c*n+k] = v
-		}
+	cols := make([]float32, batch.PairColumns*len(ps))
+	for k := range ps {
+		batch.SetPair(cols, len(ps), k, &ps[k].A, &ps[k].B)
 	}
 	return cols
 }

@@ -46,17 +46,8 @@ func overlapsKernel(w width) {
 	n := GP64()
 	Load(Param("cx").Len(), n)
 
-	Comment("Broadcast the query box to every lane.")
-	var q query
-	for _, f := range []struct {
-		name string
-		reg  *VecVirtual
-	}{{"qcx", &q.cx}, {"qcy", &q.cy}, {"qux", &q.ux}, {"quy", &q.uy}, {"qhx", &q.hx}, {"qhy", &q.hy}} {
-		*f.reg = w.vec()
-		VBROADCASTSS(paramAddr(f.name), *f.reg)
-	}
-	abs := w.vec()
-	VBROADCASTSS(absMask, abs)
+	fields := [6]string{"qcx", "qcy", "qux", "quy", "qhx", "qhy"}
+	q, abs := broadcastQuery(w, func(i int) Mem { return paramAddr(fields[i]) })
 
 	i, acc, shift := GP64(), GP64(), GP64()
 	XORQ(i, i)

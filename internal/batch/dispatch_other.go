@@ -21,6 +21,13 @@ func Overlaps(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 	overlapsGeneric(q, cx, cy, ux, uy, hx, hy, out)
 }
 
+// OverlapsBlock returns the bits of the first n boxes of b that overlap
+// the query: bit i set when box i does. It panics unless 0 <= n <= 16.
+func OverlapsBlock(q *Query, b *Block, n int) uint64 {
+	blockBits(n)
+	return overlapsBlockGeneric(q, b, n)
+}
+
 func runsPruned(qs, b *soa.Boxes, qreach, reach []float32, runs []int32, out []uint64) {
 	runsPrunedGeneric(qs, b, qreach, reach, runs, out)
 }

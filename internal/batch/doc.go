@@ -1,9 +1,10 @@
 // Package batch holds obb2d's batch kernels and the one table that picks
-// their implementation: one query box against many boxes ([Overlaps]), many
-// short runs each against its own query box behind a reach test
-// ([RunsPruned]), the narrow part of a sweep over a sorted set ([Sweep]),
-// a list of candidate pairs ([Pairs]), and the contact manifolds of a pair
-// list ([Collide], [CollideColumns]). Package kernel wraps Overlaps for
+// their implementation: one query box against many boxes ([Overlaps]) or
+// against a block of 16 ([OverlapsBlock]), many short runs each against
+// its own query box behind a reach test ([RunsPruned]), the narrow part of
+// a sweep over a sorted set ([Sweep]), a list of candidate pairs
+// ([Pairs]), and the contact manifolds of a pair list ([Collide],
+// [CollideColumns]). Package kernel wraps Overlaps for
 // users; packages pairs and world drive the others.
 //
 // Every kernel computes, for each pair of boxes it decides, exactly the bit

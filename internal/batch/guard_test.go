@@ -291,3 +291,27 @@ func TestCollideGuardPages(t *testing.T) {
 		}
 	})
 }
+
+// TestOverlapsBlockGuardPages places the block, then the query, right
+// before an unreadable page, for every lane count.
+func TestOverlapsBlockGuardPages(t *testing.T) {
+	g := testkit.NewGuarded(t, 4096)
+	r := rand.New(rand.NewPCG(43, 44))
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 0; n <= batch.BlockLanes; n++ {
+			q, b := randomBlock(r, false)
+			want := []uint64{blockWant(&q, &b, n)}
+			blk := (*batch.Block)(unsafe.Pointer(&g.FloatsAtEnd(96)[0]))
+			*blk = b
+			expectGuarded(t, fmt.Sprintf("%d lanes", n), "block", want, func() []uint64 {
+				return []uint64{batch.OverlapsBlock(&q, blk, n)}
+			})
+			qs := (*batch.Query)(unsafe.Pointer(&g.FloatsAtEnd(6)[0]))
+			*qs = q
+			expectGuarded(t, fmt.Sprintf("%d lanes", n), "query", want, func() []uint64 {
+				return []uint64{batch.OverlapsBlock(qs, &b, n)}
+			})
+		}
+	})
+}

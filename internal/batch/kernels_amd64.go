@@ -11,12 +11,24 @@ package batch
 //go:noescape
 func overlapsAVX2(qcx float32, qcy float32, qux float32, quy float32, qhx float32, qhy float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, out []uint64)
 
+// overlapsBlockAVX2 returns bit i set when box i of b overlaps the query q,
+// for all 16 boxes, 8 per step.
+//
+//go:noescape
+func overlapsBlockAVX2(q *[6]float32, b *[96]float32) uint64
+
 // overlapsAVX512 sets bit i%64 of out[i/64] when box i overlaps the query
 // box, 16 boxes per step. The caller guarantees len(cx) > 0, equal
 // column lengths and len(out) >= (len(cx)+63)/64; the CPU must have BMI2.
 //
 //go:noescape
 func overlapsAVX512(qcx float32, qcy float32, qux float32, quy float32, qhx float32, qhy float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, out []uint64)
+
+// overlapsBlockAVX512 returns bit i set when box i of b overlaps the query q,
+// for all 16 boxes, 16 per step.
+//
+//go:noescape
+func overlapsBlockAVX512(q *[6]float32, b *[96]float32) uint64
 
 // pairsAVX2 sets bit k%64 of out[k/64] when box ij[2k] of a overlaps box
 // ij[2k+1] of b, 8 pairs per step. The caller guarantees len(ij) is a

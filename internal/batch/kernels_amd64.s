@@ -422,6 +422,177 @@ done:
 	VZEROUPPER
 	RET
 
+// func overlapsBlockAVX2(q *[6]float32, b *[96]float32) uint64
+// Requires: AVX
+TEXT ·overlapsBlockAVX2(SB), NOSPLIT, $0-24
+	MOVQ q+0(FP), AX
+	MOVQ b+8(FP), CX
+
+	// Broadcast the query box to every lane.
+	VBROADCASTSS (AX), Y0
+	VBROADCASTSS 4(AX), Y1
+	VBROADCASTSS 8(AX), Y2
+	VBROADCASTSS 12(AX), Y3
+	VBROADCASTSS 16(AX), Y4
+	VBROADCASTSS 20(AX), Y5
+	VBROADCASTSS absmask<>+0(SB), Y6
+
+	// dy = b.cy - a.cy
+	VMOVUPS 64(CX), Y7
+	VSUBPS  Y1, Y7, Y7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (CX), Y8
+	VSUBPS  Y0, Y8, Y8
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 128(CX), Y2, Y10
+	VMULPS 192(CX), Y3, Y11
+	VADDPS Y11, Y10, Y9
+	VANDPS Y6, Y9, Y9
+	VMULPS 192(CX), Y2, Y10
+	VMULPS 128(CX), Y3, Y11
+	VSUBPS Y11, Y10, Y10
+	VANDPS Y6, Y10, Y10
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y2, Y8, Y11
+	VMULPS Y3, Y7, Y12
+	VADDPS Y12, Y11, Y11
+	VANDPS Y6, Y11, Y11
+	VMULPS 256(CX), Y9, Y12
+	VMULPS 320(CX), Y10, Y13
+	VADDPS Y13, Y12, Y12
+	VADDPS Y4, Y12, Y12
+	VCMPPS $0x12, Y12, Y11, Y11
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y2, Y7, Y12
+	VMULPS Y3, Y8, Y13
+	VSUBPS Y13, Y12, Y12
+	VANDPS Y6, Y12, Y12
+	VMULPS 256(CX), Y10, Y13
+	VMULPS 320(CX), Y9, Y14
+	VADDPS Y14, Y13, Y13
+	VADDPS Y5, Y13, Y13
+	VCMPPS $0x12, Y13, Y12, Y12
+	VANDPS Y12, Y11, Y11
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y11, Y11
+	JZ      skipblock0
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 128(CX), Y8, Y12
+	VMULPS 192(CX), Y7, Y13
+	VADDPS Y13, Y12, Y12
+	VANDPS Y6, Y12, Y12
+	VMULPS Y4, Y9, Y13
+	VMULPS Y5, Y10, Y14
+	VADDPS Y14, Y13, Y13
+	VADDPS 256(CX), Y13, Y13
+	VCMPPS $0x12, Y13, Y12, Y12
+	VANDPS Y12, Y11, Y11
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    128(CX), Y7, Y7
+	VMULPS    192(CX), Y8, Y8
+	VSUBPS    Y8, Y7, Y7
+	VANDPS    Y6, Y7, Y7
+	VMULPS    Y4, Y10, Y8
+	VMULPS    Y5, Y9, Y9
+	VADDPS    Y9, Y8, Y8
+	VADDPS    320(CX), Y8, Y8
+	VCMPPS    $0x12, Y8, Y7, Y7
+	VANDPS    Y7, Y11, Y11
+	VMOVMSKPS Y11, AX
+	JMP       joinblock0
+
+skipblock0:
+	XORL AX, AX
+
+joinblock0:
+	// dy = b.cy - a.cy
+	VMOVUPS 96(CX), Y7
+	VSUBPS  Y1, Y7, Y7
+
+	// dx = b.cx - a.cx
+	VMOVUPS 32(CX), Y1
+	VSUBPS  Y0, Y1, Y1
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 160(CX), Y2, Y8
+	VMULPS 224(CX), Y3, Y9
+	VADDPS Y9, Y8, Y0
+	VANDPS Y6, Y0, Y0
+	VMULPS 224(CX), Y2, Y8
+	VMULPS 160(CX), Y3, Y9
+	VSUBPS Y9, Y8, Y8
+	VANDPS Y6, Y8, Y8
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y2, Y1, Y9
+	VMULPS Y3, Y7, Y10
+	VADDPS Y10, Y9, Y9
+	VANDPS Y6, Y9, Y9
+	VMULPS 288(CX), Y0, Y10
+	VMULPS 352(CX), Y8, Y11
+	VADDPS Y11, Y10, Y10
+	VADDPS Y4, Y10, Y10
+	VCMPPS $0x12, Y10, Y9, Y9
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y2, Y7, Y2
+	VMULPS Y3, Y1, Y3
+	VSUBPS Y3, Y2, Y2
+	VANDPS Y6, Y2, Y2
+	VMULPS 288(CX), Y8, Y3
+	VMULPS 352(CX), Y0, Y10
+	VADDPS Y10, Y3, Y3
+	VADDPS Y5, Y3, Y3
+	VCMPPS $0x12, Y3, Y2, Y2
+	VANDPS Y2, Y9, Y9
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y9, Y9
+	JZ      skipblock1
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 160(CX), Y1, Y2
+	VMULPS 224(CX), Y7, Y3
+	VADDPS Y3, Y2, Y2
+	VANDPS Y6, Y2, Y2
+	VMULPS Y4, Y0, Y3
+	VMULPS Y5, Y8, Y10
+	VADDPS Y10, Y3, Y3
+	VADDPS 288(CX), Y3, Y3
+	VCMPPS $0x12, Y3, Y2, Y2
+	VANDPS Y2, Y9, Y9
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    160(CX), Y7, Y2
+	VMULPS    224(CX), Y1, Y1
+	VSUBPS    Y1, Y2, Y2
+	VANDPS    Y6, Y2, Y2
+	VMULPS    Y4, Y8, Y1
+	VMULPS    Y5, Y0, Y0
+	VADDPS    Y0, Y1, Y1
+	VADDPS    352(CX), Y1, Y1
+	VCMPPS    $0x12, Y1, Y2, Y0
+	VANDPS    Y0, Y9, Y9
+	VMOVMSKPS Y9, CX
+	JMP       joinblock1
+
+skipblock1:
+	XORL CX, CX
+
+joinblock1:
+	SHLQ $0x08, CX
+	ORQ  CX, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
 // func overlapsAVX512(qcx float32, qcy float32, qux float32, quy float32, qhx float32, qhy float32, cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, out []uint64)
 // Requires: AVX, AVX512F, BMI2, MMX+
 TEXT ·overlapsAVX512(SB), NOSPLIT, $384-192
@@ -738,6 +909,97 @@ flush:
 	MOVQ  R11, (R8)
 
 done:
+	VZEROUPPER
+	RET
+
+// func overlapsBlockAVX512(q *[6]float32, b *[96]float32) uint64
+// Requires: AVX, AVX512F
+TEXT ·overlapsBlockAVX512(SB), NOSPLIT, $0-24
+	MOVQ q+0(FP), AX
+	MOVQ b+8(FP), CX
+
+	// Broadcast the query box to every lane.
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS absmask<>+0(SB), Z6
+
+	// dy = b.cy - a.cy
+	VMOVUPS 64(CX), Z7
+	VSUBPS  Z1, Z7, Z7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (CX), Z1
+	VSUBPS  Z0, Z1, Z1
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 128(CX), Z2, Z8
+	VMULPS 192(CX), Z3, Z9
+	VADDPS Z9, Z8, Z0
+	VPANDD Z6, Z0, Z0
+	VMULPS 192(CX), Z2, Z8
+	VMULPS 128(CX), Z3, Z9
+	VSUBPS Z9, Z8, Z8
+	VPANDD Z6, Z8, Z8
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z2, Z1, Z9
+	VMULPS Z3, Z7, Z10
+	VADDPS Z10, Z9, Z9
+	VPANDD Z6, Z9, Z9
+	VMULPS 256(CX), Z0, Z10
+	VMULPS 320(CX), Z8, Z11
+	VADDPS Z11, Z10, Z10
+	VADDPS Z4, Z10, Z10
+	VCMPPS $0x12, Z10, Z9, K1
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z2, Z7, Z2
+	VMULPS Z3, Z1, Z3
+	VSUBPS Z3, Z2, Z2
+	VPANDD Z6, Z2, Z2
+	VMULPS 256(CX), Z8, Z3
+	VMULPS 320(CX), Z0, Z9
+	VADDPS Z9, Z3, Z3
+	VADDPS Z5, Z3, Z3
+	VCMPPS $0x12, Z3, Z2, K1, K1
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K1, K1
+	JZ       skipblock0
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 128(CX), Z1, Z2
+	VMULPS 192(CX), Z7, Z3
+	VADDPS Z3, Z2, Z2
+	VPANDD Z6, Z2, Z2
+	VMULPS Z4, Z0, Z3
+	VMULPS Z5, Z8, Z9
+	VADDPS Z9, Z3, Z3
+	VADDPS 256(CX), Z3, Z3
+	VCMPPS $0x12, Z3, Z2, K1, K1
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS 128(CX), Z7, Z2
+	VMULPS 192(CX), Z1, Z1
+	VSUBPS Z1, Z2, Z2
+	VPANDD Z6, Z2, Z2
+	VMULPS Z4, Z8, Z1
+	VMULPS Z5, Z0, Z0
+	VADDPS Z0, Z1, Z1
+	VADDPS 320(CX), Z1, Z1
+	VCMPPS $0x12, Z1, Z2, K1, K1
+	KMOVW  K1, AX
+	JMP    joinblock0
+
+skipblock0:
+	XORL AX, AX
+
+joinblock0:
+	MOVQ AX, ret+16(FP)
 	VZEROUPPER
 	RET
 

@@ -1,6 +1,11 @@
 package batch
 
-import "github.com/obb2d/obb2d/internal/f32"
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/obb2d/obb2d/internal/f32"
+)
 
 // Query is one box's fields, as the kernels broadcast them to every lane:
 // center, unit x-edge direction and half extents.
@@ -65,4 +70,39 @@ func lane(q *Query, cx, cy, ux, uy, hx, hy float32) bool {
 		return false
 	}
 	return f32.Abs(float32(dy*ux)-float32(dx*uy)) <= hy+(float32(q.HX*as)+float32(q.HY*ac))
+}
+
+// BlockLanes is how many boxes a Block holds.
+const BlockLanes = 16
+
+// Block is the columns of up to 16 boxes, one after the other: the unit a
+// spatial index keeps its boxes in, tested against a query with one call of
+// OverlapsBlock.
+type Block struct{ CX, CY, UX, UY, HX, HY [BlockLanes]float32 }
+
+// The block kernels read a Query as six float32s and a Block as 96.
+var (
+	_ [unsafe.Sizeof(Query{}) - 24]struct{}
+	_ [24 - unsafe.Sizeof(Query{})]struct{}
+	_ [unsafe.Sizeof(Block{}) - 96*4]struct{}
+	_ [96*4 - unsafe.Sizeof(Block{})]struct{}
+)
+
+// blockBits returns the bits of the first n lanes, or panics when n is
+// not a lane count.
+func blockBits(n int) uint64 {
+	if uint(n) > BlockLanes {
+		panic(fmt.Sprintf("batch: OverlapsBlock of %d boxes; a Block holds %d", n, BlockLanes))
+	}
+	return 1<<n - 1
+}
+
+// overlapsBlockGeneric is OverlapsBlock in Go: overlapsGeneric on the n
+// boxes in use.
+func overlapsBlockGeneric(q *Query, b *Block, n int) uint64 {
+	var out [1]uint64
+	if n > 0 {
+		overlapsGeneric(q, b.CX[:n], b.CY[:n], b.UX[:n], b.UY[:n], b.HX[:n], b.HY[:n], out[:])
+	}
+	return out[0]
 }

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// blockLanes is how many boxes a batch.Block holds: one AVX-512 group, two
+// AVX2 ones.
+const blockLanes = 16
+
+// blockKernel writes overlapsBlock<name>, one query box against the 16
+// boxes of a batch.Block: six columns of 16 float32 one after the other.
+// It has no loop and no tail, so a question that tests a few blocks (the
+// world's cells) pays one short call a block instead of the general
+// kernel's loop set-up and slice arguments.
+func blockKernel(w width) {
+	TEXT("overlapsBlock"+w.name, NOSPLIT, "func(q *[6]float32, b *[96]float32) uint64")
+	Pragma("noescape")
+	Doc(
+		fmt.Sprintf("overlapsBlock%s returns bit i set when box i of b overlaps the query q,", w.name),
+		fmt.Sprintf("for all %d boxes, %d per step.", blockLanes, w.lanes),
+	)
+	qp := Load(Param("q"), GP64())
+	bp := Load(Param("b"), GP64())
+	q, abs := broadcastQuery(w, func(i int) Mem { return Mem{Base: qp, Disp: 4 * i} })
+	var bits Register
+	for g := range blockLanes / w.lanes {
+		col := func(c int) Mem { return Mem{Base: bp, Disp: 4*blockLanes*c + 4*w.lanes*g} }
+		m := group(w, q, abs, col, fmt.Sprintf("block%d", g), nil)
+		if g == 0 {
+			bits = m
+			continue
+		}
+		SHLQ(U8(w.lanes*g), m)
+		ORQ(m, bits)
+	}
+	Store(bits, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// broadcastQuery broadcasts the query box's six fields, field i at at(i)
+// in the order cx, cy, ux, uy, hx, hy, to every lane, and the sign-clearing
+// mask to a register of its own.
+func broadcastQuery(w width, at func(i int) Mem) (q query, abs VecVirtual) {
+	Comment("Broadcast the query box to every lane.")
+	for i, r := range []*VecVirtual{&q.cx, &q.cy, &q.ux, &q.uy, &q.hx, &q.hy} {
+		*r = w.vec()
+		VBROADCASTSS(at(i), *r)
+	}
+	abs = w.vec()
+	VBROADCASTSS(absMask, abs)
+	return q, abs
+}

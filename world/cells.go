@@ -43,10 +43,10 @@ func (c *columns) reset() {
 }
 
 func (c *columns) add(b *block) bool {
-	n := b.n
-	c.cx, c.cy = append(c.cx, b.cx[:n]...), append(c.cy, b.cy[:n]...)
-	c.ux, c.uy = append(c.ux, b.ux[:n]...), append(c.uy, b.uy[:n]...)
-	c.hx, c.hy = append(c.hx, b.hx[:n]...), append(c.hy, b.hy[:n]...)
+	n, x := b.n, &b.cols
+	c.cx, c.cy = append(c.cx, x.CX[:n]...), append(c.cy, x.CY[:n]...)
+	c.ux, c.uy = append(c.ux, x.UX[:n]...), append(c.uy, x.UY[:n]...)
+	c.hx, c.hy = append(c.hx, x.HX[:n]...), append(c.hy, x.HY[:n]...)
 	c.h = append(c.h, b.h[:n]...)
 	c.f = append(c.f, b.f[:n]...)
 	return false

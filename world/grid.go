@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/obb"
 )
@@ -18,8 +19,8 @@ import (
 // each level with boxes, only the cells whose centers' range [lo - R, hi + R]
 // touches: about four cells when the question is the size of the level's
 // boxes, whatever the size of the world. Cell coordinates are floor(center/S),
-// hashed (Teschner et al., Optimized Spatial Hashing for Collision Detection
-// of Deformable Objects, 2003), so coordinates are unbounded.
+// found through a hash table of tiles of cells (tiles.go), so coordinates
+// are unbounded.
 //
 // Every level costs a question a few cells more, and a level of small cells
 // among boxes that are sparse for them costs a lookup per empty neighbour,
@@ -37,7 +38,7 @@ import (
 // box is O(1).
 
 const (
-	blockLanes = 16
+	blockLanes = batch.BlockLanes
 	minLevel   = -160 // R = 2⁻¹⁶⁰: every smaller box, zero-size ones included, shares it
 	maxLevel   = 130  // R = 2¹³⁰: above the largest float32
 	levelSpan  = maxLevel - minLevel + 1
@@ -48,26 +49,26 @@ const (
 // block holds up to 16 boxes of one cell: the columns the kernels read,
 // their handles, how many lanes are used and the cell's next block.
 type block struct {
-	cx, cy, ux, uy, hx, hy [blockLanes]float32
-	h                      [blockLanes]Handle
-	f                      [blockLanes]Filter
-	n                      int32
-	next                   int32 // the cell's next block, -1 for none
-	cell                   int32
+	cols batch.Block
+	h    [blockLanes]Handle
+	f    [blockLanes]Filter
+	n    int32
+	next int32 // the cell's next block, -1 for none
+	cell int32
 }
 
 func (b *block) set(lane int32, x obb.Box) {
-	b.cx[lane], b.cy[lane] = x.Center.X, x.Center.Y
-	b.ux[lane], b.uy[lane] = x.Axis.X, x.Axis.Y
-	b.hx[lane], b.hy[lane] = x.Half.X, x.Half.Y
+	b.cols.CX[lane], b.cols.CY[lane] = x.Center.X, x.Center.Y
+	b.cols.UX[lane], b.cols.UY[lane] = x.Axis.X, x.Axis.Y
+	b.cols.HX[lane], b.cols.HY[lane] = x.Half.X, x.Half.Y
 }
 
 // at returns the box in lane.
 func (b *block) at(lane int32) obb.Box {
 	return obb.Box{
-		Center: obb.Vec2{X: b.cx[lane], Y: b.cy[lane]},
-		Axis:   obb.Vec2{X: b.ux[lane], Y: b.uy[lane]},
-		Half:   obb.Vec2{X: b.hx[lane], Y: b.hy[lane]},
+		Center: obb.Vec2{X: b.cols.CX[lane], Y: b.cols.CY[lane]},
+		Axis:   obb.Vec2{X: b.cols.UX[lane], Y: b.cols.UY[lane]},
+		Half:   obb.Vec2{X: b.cols.HX[lane], Y: b.cols.HY[lane]},
 	}
 }
 
@@ -85,7 +86,8 @@ type cell struct {
 // grid is one Kind's boxes.
 type grid struct {
 	cells      []cell
-	table      []int32 // open addressing, linear probing: cell index + 1, or 0
+	tiles      []tile  // the cells' index (tiles.go)
+	table      []int32 // the tiles' hash table: tile index + 1, or 0
 	blocks     []block
 	free       []int32 // unused blocks
 	spare      []block // compact's other block array
@@ -139,8 +141,16 @@ func pow2(k int) float64 { return math.Float64frombits(uint64(k+1023) << 52) }
 // which the proof of the cell ranges needs.
 func coord(v, s float64) int32 {
 	inv := math.Float64frombits(0x7fe0000000000000 - math.Float64bits(s)) // 2⁻ᵉ for s = 2ᵉ
-	c := math.Floor(v * inv)
-	return int32(min(max(c, -maxCoord), maxCoord))
+	// Clamping before the floor gives the same as after it, the bounds
+	// being integers; the conversion then truncates toward zero, which is
+	// the floor except for a negative non-integer. (math.Floor is a call
+	// the compiler does not inline: a tenth of a query.)
+	c := min(max(v*inv, -maxCoord), maxCoord)
+	i := int32(c)
+	if float64(i) > c {
+		i--
+	}
+	return i
 }
 
 // reach returns a float64 at least the distance from c to lo and to hi.
@@ -166,23 +176,6 @@ func (g *grid) cellOf(b obb.Box) (cellKey, bool) {
 func hash(k cellKey) uint64 {
 	h := uint64(uint32(k.x))*0x9e3779b97f4a7c15 ^ uint64(uint32(k.y))*0xc2b2ae3d27d4eb4f ^ uint64(uint16(k.level))*0x165667b19e3779f9
 	return h ^ h>>29
-}
-
-// find returns the index of the cell with key k, or -1.
-func (g *grid) find(k cellKey) int32 {
-	if len(g.table) == 0 {
-		return -1
-	}
-	m := uint64(len(g.table) - 1)
-	for i := hash(k) & m; ; i = (i + 1) & m {
-		c := g.table[i]
-		if c == 0 {
-			return -1
-		}
-		if g.cells[c-1].key == k {
-			return c - 1
-		}
-	}
 }
 
 // add puts box x with handle h in the cell k, making the cell if need be,
@@ -223,9 +216,9 @@ func (g *grid) remove(blk, lane int32) (moved Handle, ok bool) {
 	k := g.cells[c].key
 	if head != blk || last != lane {
 		b := &g.blocks[blk]
-		b.cx[lane], b.cy[lane] = hb.cx[last], hb.cy[last]
-		b.ux[lane], b.uy[lane] = hb.ux[last], hb.uy[last]
-		b.hx[lane], b.hy[lane] = hb.hx[last], hb.hy[last]
+		b.cols.CX[lane], b.cols.CY[lane] = hb.cols.CX[last], hb.cols.CY[last]
+		b.cols.UX[lane], b.cols.UY[lane] = hb.cols.UX[last], hb.cols.UY[last]
+		b.cols.HX[lane], b.cols.HY[lane] = hb.cols.HX[last], hb.cols.HY[last]
 		b.h[lane] = hb.h[last]
 		b.f[lane] = hb.f[last]
 		moved, ok = b.h[lane], true
@@ -257,64 +250,20 @@ func (g *grid) newBlock() int32 {
 }
 
 func (g *grid) newCell(k cellKey) int32 {
-	if 2*(len(g.cells)+1) > len(g.table) {
-		g.rehash(max(64, 2*len(g.table)))
-	}
 	c := int32(len(g.cells))
 	g.cells = append(g.cells, cell{key: k, head: -1})
-	g.insertIndex(c)
+	g.link(c)
 	return c
 }
 
-func (g *grid) insertIndex(c int32) {
-	m := uint64(len(g.table) - 1)
-	i := hash(g.cells[c].key) & m
-	for g.table[i] != 0 {
-		i = (i + 1) & m
-	}
-	g.table[i] = c + 1
-}
-
-func (g *grid) rehash(size int) {
-	if cap(g.table) >= size {
-		g.table = g.table[:size]
-		clear(g.table)
-	} else {
-		g.table = make([]int32, size)
-	}
-	for c := range g.cells {
-		g.insertIndex(int32(c))
-	}
-}
-
-// deleteCell drops the empty cell c from the table (backward-shift
-// deletion, so probes stay unbroken) and from the list, where the last
-// cell takes its place.
+// deleteCell drops the empty cell c from its tile and from the list, where
+// the last cell takes its place.
 func (g *grid) deleteCell(c int32) {
-	m := uint64(len(g.table) - 1)
-	i := hash(g.cells[c].key) & m
-	for g.table[i] != c+1 {
-		i = (i + 1) & m
-	}
-	for j := (i + 1) & m; g.table[j] != 0; j = (j + 1) & m {
-		home := hash(g.cells[g.table[j]-1].key) & m
-		// Move entry j into the hole at i unless its home lies cyclically
-		// in (i, j].
-		if (j-home)&m >= (j-i)&m {
-			g.table[i] = g.table[j]
-			i = j
-		}
-	}
-	g.table[i] = 0
+	g.unlink(g.cells[c].key)
 	last := int32(len(g.cells) - 1)
 	if c != last {
 		g.cells[c] = g.cells[last]
-		for j := (hash(g.cells[c].key) & m); ; j = (j + 1) & m {
-			if g.table[j] == last+1 {
-				g.table[j] = c + 1
-				break
-			}
-		}
+		g.relink(g.cells[c].key, c)
 		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
 			g.blocks[b].cell = c
 		}
@@ -336,6 +285,7 @@ func (g *grid) relevel() {
 func (g *grid) clear() {
 	g.cells, g.blocks, g.free, g.levels = g.cells[:0], g.blocks[:0], g.free[:0], g.levels[:0]
 	g.churn, g.boxes = 0, 0
+	g.tiles = g.tiles[:0]
 	clear(g.table)
 	g.count = [levelSpan]int32{}
 }
@@ -385,6 +335,6 @@ func (g *grid) compact(moved func(h Handle, blk, lane int32)) {
 	g.spare, g.blocks = g.blocks[:0], nb
 	g.spareCells, g.cells = g.cells[:0], cells
 	g.free = g.free[:0]
-	g.rehash(len(g.table))
+	g.relinkAll()
 	g.churn = 0
 }

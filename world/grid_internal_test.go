@@ -1,9 +1,14 @@
 package world
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
 )
 
 // TestLevelArithmetic checks sizeClass, sizes and coord, which work on
@@ -37,15 +42,48 @@ func TestLevelArithmetic(t *testing.T) {
 		if rr != math.Ldexp(1, k) || s != math.Ldexp(1, k+2) {
 			t.Fatalf("sizes(%d) = %g, %g", k, rr, s)
 		}
-		for range 50 {
-			v := values[r.IntN(len(values))]
-			if r.IntN(2) == 0 {
+		cases := []float64{-2.5, -1, -0.25, math.Copysign(0, -1), 0.25, 1, 2.5, -maxCoord - 0.5, -maxCoord + 0.5, maxCoord - 0.5, maxCoord + 0.5}
+		for i := range 50 + len(cases) {
+			var v float64
+			if i < len(cases) {
+				v = cases[i] * s
+			} else if v = values[r.IntN(len(values))]; r.IntN(2) == 0 {
 				v = -v
 			}
 			want := int32(min(max(math.Floor(v/s), -maxCoord), maxCoord))
 			if got := coord(v, s); got != want {
 				t.Fatalf("coord(%g, %g) = %d, want %d", v, s, got, want)
 			}
+		}
+	}
+}
+
+// TestLift builds a world whose first box founds a level of its own below
+// the one 2,000 larger boxes share, and checks that compact lifts it into
+// theirs, where queries still find it.
+func TestLift(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var boxes soa.Boxes
+	boxes.Append(obb.New(obb.Vec2{X: 1, Y: 1}, 0.5, 0.5, 0)) // reach 0.25√2: class -1
+	for range 2000 {
+		c := obb.Vec2{X: float32(r.Float64() * 300), Y: float32(r.Float64() * 300)}
+		boxes.Append(obb.New(c, 5, 5, 0)) // reach 2.5: class 2
+	}
+	w := New()
+	hs := w.InsertBoxes(nil, &boxes, Dynamic, DefaultFilter)
+	if g := &w.grids[Dynamic]; fmt.Sprint(g.levels) != "[2]" {
+		t.Fatalf("levels %v after InsertBoxes, want [2]", g.levels)
+	}
+	for i := range boxes.Len() {
+		b := boxes.At(i)
+		var want []Handle
+		for j := range boxes.Len() {
+			if b.Overlaps(boxes.At(j)) {
+				want = append(want, hs[j])
+			}
+		}
+		if got := w.Query(nil, b, ^uint32(0)); !slices.Equal(got, want) {
+			t.Fatalf("Query(box %d) = %v, want %v", i, got, want)
 		}
 	}
 }

@@ -118,22 +118,9 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 	return dst, found
 }
 
-// overlapsBlock returns the bits of the boxes of blk that overlap q. The
-// assembly kernels get all 16 lanes, in use or not (a block's columns are
-// arrays, so every lane is memory of the block), and the bits of the unused
-// lanes are cleared: a partial group would take the kernels' masked-load
-// tail, which costs more than a whole group (BenchmarkOverlapsShort,
-// n=7 against n=15). The Go kernel, which costs per box, gets the lanes in
-// use only.
+// overlapsBlock returns the bits of the boxes of blk that overlap q.
 func overlapsBlock(q *batch.Query, blk *block) uint64 {
-	var out [1]uint64
-	n := blk.n
-	m := n
-	if batch.Current() != batch.Generic {
-		m = blockLanes
-	}
-	batch.Overlaps(q, blk.cx[:m], blk.cy[:m], blk.ux[:m], blk.uy[:m], blk.hx[:m], blk.hy[:m], out[:])
-	return out[0] & (1<<n - 1)
+	return batch.OverlapsBlock(q, &blk.cols, int(blk.n))
 }
 
 // visit calls fn with every block that may hold a box whose bounds meet
@@ -161,14 +148,7 @@ func (g *grid) visitLevel(k int16, lo, hi obb.Vec2, fn func(*block) bool) bool {
 	if (int64(x1)-int64(x0)+1)*(int64(y1)-int64(y0)+1) > int64(len(g.cells)) {
 		return g.scanCells(k, x0, x1, y0, y1, fn)
 	}
-	for y := y0; y <= y1; y++ {
-		for x := x0; x <= x1; x++ {
-			if c := g.find(cellKey{x, y, k}); c >= 0 && g.walk(g.cells[c].head, fn) {
-				return true
-			}
-		}
-	}
-	return false
+	return g.visitRange(k, x0, x1, y0, y1, fn)
 }
 
 // scanCells calls fn with the blocks of level k's cells whose coordinates

@@ -76,6 +76,7 @@ type World struct {
 	grids    [2]grid  // by Kind
 	infinite []Handle // boxes without finite bounds: an infinity, or a zero axis
 
+	lifted  []Handle // lift's list of a level's boxes
 	dirty   []int32  // slots marked dirty since the last Pairs
 	touched []uint64 // the same slots as a bitset, read once per remembered pair
 
@@ -242,16 +243,64 @@ func (w *World) unplace(s *slot) {
 	}
 }
 
-// compact runs grid.compact on each grid that has seen as many boxes
-// enter cells as it holds.
+// compact runs lift and grid.compact on each grid that has seen as many
+// boxes enter cells as it holds.
 func (w *World) compact() {
 	for k := range w.grids {
 		if g := &w.grids[k]; g.churn >= max(g.boxes, 1024) {
+			w.lift(g)
 			g.compact(func(h Handle, blk, lane int32) {
 				s := &w.slots[h>>8]
 				s.block, s.lane = blk, lane
 			})
 		}
+	}
+}
+
+// liftShare: lift empties a level into a higher one that its boxes may
+// join when the higher one holds more than liftShare times as many.
+const liftShare = 16
+
+// lift moves the boxes of sparse levels up. Which level a box joins depends
+// on the levels that exist when it arrives (levelFor), so the first boxes
+// inserted into a world can found levels that later boxes, arriving with a
+// larger size class, pass by: the uniform scene's first 385 boxes made two
+// levels below the one the other 9,615 share. Each level costs every
+// question on it at least one tile lookup and four coordinates, whatever it
+// holds, so lift re-files the boxes of a level holding under 1/liftShare of
+// a level up to 2^levelSlack larger: those whose size allows it go up
+// (the uniform scene then has one level, BenchmarkWorldQuery), the others
+// stay. It runs with compact, at most once per as many boxes entering cells
+// as the grid holds.
+func (w *World) lift(g *grid) {
+	for lv := minLevel; lv <= maxLevel; lv++ {
+		n := g.count[lv-minLevel]
+		if n == 0 {
+			continue
+		}
+		sparse := false
+		for up := lv + 1; up <= min(lv+levelSlack, maxLevel); up++ {
+			sparse = sparse || liftShare*int64(n) < int64(g.count[up-minLevel])
+		}
+		if !sparse {
+			continue
+		}
+		hs := w.lifted[:0]
+		for c := range g.cells {
+			if int(g.cells[c].key.level) == lv {
+				for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+					hs = append(hs, g.blocks[b].h[:g.blocks[b].n]...)
+				}
+			}
+		}
+		for _, h := range hs {
+			s := &w.slots[h>>8]
+			if key, _ := g.cellOf(s.box); int(key.level) != lv {
+				w.unplace(s)
+				w.place(h, s)
+			}
+		}
+		w.lifted = hs
 	}
 }
 

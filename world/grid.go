@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/bound"
@@ -50,12 +51,17 @@ const (
 // their handles, how many lanes are used and the cell's next block.
 type block struct {
 	cols batch.Block
-	h    [blockLanes]Handle
-	f    [blockLanes]Filter
 	n    int32
 	next int32 // the cell's next block, -1 for none
 	cell int32
+	h    [blockLanes]Handle
+	f    [blockLanes]Filter
 }
+
+// blockHead is how many bytes of a block a question reads whatever the
+// answer: the columns, then the lane count and the next block. The handles
+// and filters are read for hits only.
+const blockHead = unsafe.Offsetof(block{}.cell)
 
 func (b *block) set(lane int32, x obb.Box) {
 	b.cols.CX[lane], b.cols.CY[lane] = x.Center.X, x.Center.Y

@@ -56,3 +56,28 @@ func broadcastQuery(w width, at func(i int) Mem) (q query, abs VecVirtual) {
 	VBROADCASTSS(absMask, abs)
 	return q, abs
 }
+
+// prefetchKernel writes prefetchLines, which asks for the cache lines of a
+// span of memory with PREFETCHT0 and does not wait for them: a question
+// about a few blocks scattered over a large world issues its blocks' misses
+// together instead of one block after the other.
+func prefetchKernel() {
+	TEXT("prefetchLines", NOSPLIT, "func(p *byte, size uintptr)")
+	Pragma("noescape")
+	Doc(
+		"prefetchLines asks for every cache line of the size bytes at p, size > 0,",
+		"without waiting. A prefetch never faults and changes no result.",
+	)
+	p := Load(Param("p"), GP64())
+	size := Load(Param("size"), GP64())
+	end := GP64()
+	LEAQ(Mem{Base: p, Index: size, Scale: 1}, end)
+	Comment("From the start of p's line, so that the last line is reached too.")
+	ANDQ(I32(-64), p)
+	Label("line")
+	PREFETCHT0(Mem{Base: p})
+	ADDQ(U32(64), p)
+	CMPQ(p, end)
+	JB(LabelRef("line"))
+	RET()
+}

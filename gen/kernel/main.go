@@ -42,6 +42,7 @@ func main() {
 		overlapsKernel(w)
 		blockKernel(w)
 	}
+	prefetchKernel()
 	pairKernel()
 	for _, w := range []width{avx2, avx512} {
 		runKernel(w)

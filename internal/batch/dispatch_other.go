@@ -3,6 +3,8 @@
 package batch
 
 import (
+	"unsafe"
+
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
@@ -27,6 +29,10 @@ func OverlapsBlock(q *Query, b *Block, n int) uint64 {
 	blockBits(n)
 	return overlapsBlockGeneric(q, b, n)
 }
+
+// Prefetch asks the CPU to start loading the size bytes at p into its
+// cache; where there is no assembly it does nothing.
+func Prefetch(p unsafe.Pointer, size uintptr) {}
 
 func runsPruned(qs, b *soa.Boxes, qreach, reach []float32, runs []int32, out []uint64) {
 	runsPrunedGeneric(qs, b, qreach, reach, runs, out)

@@ -30,6 +30,12 @@ func overlapsAVX512(qcx float32, qcy float32, qux float32, quy float32, qhx floa
 //go:noescape
 func overlapsBlockAVX512(q *[6]float32, b *[96]float32) uint64
 
+// prefetchLines asks for every cache line of the size bytes at p, size > 0,
+// without waiting. A prefetch never faults and changes no result.
+//
+//go:noescape
+func prefetchLines(p *byte, size uintptr)
+
 // pairsAVX2 sets bit k%64 of out[k/64] when box ij[2k] of a overlaps box
 // ij[2k+1] of b, 8 pairs per step. The caller guarantees len(ij) is a
 // positive multiple of 16, every index is inside its columns, and

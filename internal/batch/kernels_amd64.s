@@ -1003,6 +1003,23 @@ joinblock0:
 	VZEROUPPER
 	RET
 
+// func prefetchLines(p *byte, size uintptr)
+// Requires: MMX+
+TEXT ·prefetchLines(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ size+8(FP), CX
+	LEAQ (AX)(CX*1), CX
+
+	// From the start of p's line, so that the last line is reached too.
+	ANDQ $-64, AX
+
+line:
+	PREFETCHT0 (AX)
+	ADDQ       $0x00000040, AX
+	CMPQ       AX, CX
+	JB         line
+	RET
+
 // func pairsAVX2(acx []float32, acy []float32, aux []float32, auy []float32, ahx []float32, ahy []float32, bcx []float32, bcy []float32, bux []float32, buy []float32, bhx []float32, bhy []float32, ij []int32, out []uint64)
 // Requires: AVX, AVX2, BMI2
 TEXT ·pairsAVX2(SB), NOSPLIT, $192-336

@@ -60,9 +60,7 @@ func (w *World) cellPairs(dst []uint64, cols *columns, c int32) []uint64 {
 	g.walk(g.cells[c].head, cols.add)
 	own := len(cols.h)
 	for _, d := range forward {
-		if n := g.find(cellKey{ck.x + d[0], ck.y + d[1], ck.level}); n >= 0 {
-			g.walk(g.cells[n].head, cols.add)
-		}
+		g.walk(g.head(cellKey{ck.x + d[0], ck.y + d[1], ck.level}), cols.add)
 	}
 	// The cell's boxes' bounds, rounded outward; a clamped coordinate's
 	// cell holds centers beyond its nominal range, so its side is open.

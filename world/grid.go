@@ -196,6 +196,7 @@ func (g *grid) add(k cellKey, h Handle, f Filter, x obb.Box) (blk, lane int32) {
 		nb := g.newBlock()
 		g.blocks[nb].next, g.blocks[nb].cell = head, c
 		g.cells[c].head, head = nb, nb
+		g.setHead(k, nb)
 	}
 	b := &g.blocks[head]
 	lane = b.n
@@ -236,6 +237,8 @@ func (g *grid) remove(blk, lane int32) (moved Handle, ok bool) {
 		g.free = append(g.free, head)
 		if hb.next < 0 {
 			g.deleteCell(c)
+		} else {
+			g.setHead(k, hb.next)
 		}
 	}
 	if g.count[int(k.level)-minLevel]--; g.count[int(k.level)-minLevel] == 0 {

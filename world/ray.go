@@ -136,7 +136,7 @@ func (g *grid) columns(k int16, px, py, dx, dy, pad float64, fn func(*block) boo
 				continue
 			}
 			for y := y0; y <= y1; y++ {
-				if c := g.find(cellKey{x, y, k}); c >= 0 && g.walk(g.cells[c].head, fn) {
+				if g.walk(g.head(cellKey{x, y, k}), fn) {
 					return true, true
 				}
 			}

@@ -19,7 +19,7 @@ func (w *World) InsertBoxes(dst []Handle, b *soa.Boxes, k Kind, f Filter) []Hand
 		w.slots = slices.Grow(w.slots, n)
 	}
 	for i := range n {
-		dst = append(dst, w.Insert(b.At(i), k, f))
+		dst = append(dst, w.insert(b.At(i), k, f))
 	}
 	w.compact()
 	return dst

@@ -59,9 +59,16 @@ func TestLevelArithmetic(t *testing.T) {
 }
 
 // TestLift builds a world whose first box founds a level of its own below
-// the one 2,000 larger boxes share, and checks that compact lifts it into
-// theirs, where queries still find it.
+// the one 2,000 larger boxes share, with InsertBoxes and with Insert alone,
+// and checks that compact lifts it into theirs, where queries still find
+// it.
 func TestLift(t *testing.T) {
+	for _, bulk := range []bool{true, false} {
+		t.Run(fmt.Sprintf("bulk=%v", bulk), func(t *testing.T) { testLift(t, bulk) })
+	}
+}
+
+func testLift(t *testing.T, bulk bool) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var boxes soa.Boxes
 	boxes.Append(obb.New(obb.Vec2{X: 1, Y: 1}, 0.5, 0.5, 0)) // reach 0.25√2: class -1
@@ -70,9 +77,16 @@ func TestLift(t *testing.T) {
 		boxes.Append(obb.New(c, 5, 5, 0)) // reach 2.5: class 2
 	}
 	w := New()
-	hs := w.InsertBoxes(nil, &boxes, Dynamic, DefaultFilter)
+	var hs []Handle
+	if bulk {
+		hs = w.InsertBoxes(nil, &boxes, Dynamic, DefaultFilter)
+	} else {
+		for i := range boxes.Len() {
+			hs = append(hs, w.Insert(boxes.At(i), Dynamic, DefaultFilter))
+		}
+	}
 	if g := &w.grids[Dynamic]; fmt.Sprint(g.levels) != "[2]" {
-		t.Fatalf("levels %v after InsertBoxes, want [2]", g.levels)
+		t.Fatalf("levels %v after inserting, want [2]", g.levels)
 	}
 	for i := range boxes.Len() {
 		b := boxes.At(i)

@@ -101,6 +101,13 @@ func (w *World) Len() int { return w.n }
 // generation one higher (wrapping from 255 to 1). Insert panics if the
 // World already holds 2²⁴ boxes or k is not Dynamic or Static.
 func (w *World) Insert(b obb.Box, k Kind, f Filter) Handle {
+	h := w.insert(b, k, f)
+	w.compact()
+	return h
+}
+
+// insert is Insert without the compact.
+func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 	if k > Static {
 		panic(fmt.Sprintf("world: Insert with kind %d, which is neither Dynamic nor Static", k))
 	}
@@ -146,6 +153,7 @@ func (w *World) Move(h Handle, b obb.Box) {
 	s.box = b
 	w.place(h, s)
 	w.markDirty(int32(h>>8), s)
+	w.compact()
 }
 
 // Remove deletes the box h; h and every copy of it become stale, and the
@@ -244,7 +252,9 @@ func (w *World) unplace(s *slot) {
 }
 
 // compact runs lift and grid.compact on each grid that has seen as many
-// boxes enter cells as it holds.
+// boxes enter cells as it holds. Insert, a Move to another cell and Pairs
+// call it, so a world built by Insert alone and only asked questions is
+// laid out too, at O(1) amortized per box entering a cell.
 func (w *World) compact() {
 	for k := range w.grids {
 		if g := &w.grids[k]; g.churn >= max(g.boxes, 1024) {

@@ -27,10 +27,11 @@ import (
 // among boxes that are sparse for them costs a lookup per empty neighbour,
 // so a box joins the highest level that already has boxes and whose R is at
 // least its reach r and at most 8 times the smallest power of two not below
-// r; only when none exists does it start a level, at that power of two. Boxes whose sizes spread over a factor of a few, as in most scenes,
-// then share one level wherever the powers of two fall among them (the
-// level of the largest), while boxes a hundred times larger get a level of
-// their own.
+// r; only when none exists does it start a level, at that power of two.
+// Boxes whose sizes spread over a factor of a few, as in most scenes, then
+// share one level wherever the powers of two fall among them (the level of
+// the largest; World.lift moves up the first arrivals that founded a level
+// below it), while boxes a hundred times larger get a level of their own.
 //
 // A cell keeps its boxes in blocks of 16 as float32 columns, the layout the
 // batch kernels read: one kernel call tests a query against a whole block,

@@ -15,6 +15,7 @@ import (
 type stepper struct {
 	prev, cur []uint64 // the last and the current pairs, as keys A<<32 | B, ascending
 	found     []uint64 // the pairs of the boxes marked dirty this step
+	dropped   []uint64 // the remembered pairs of those boxes
 	spare     []uint64 // sortKeys' other buffer
 	began     []Pair
 	ended     []Pair
@@ -55,10 +56,11 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // Static, sorted by A then B, and returns the extended slice.
 //
 // The World remembers the pairs between calls, so a call costs a query for
-// each box inserted, moved or refiltered since the last one, plus a few
+// each box inserted, moved or refiltered since the last one, plus three
 // sequential passes over the pairs (the remembered ones are kept or
-// dropped, merged with the new ones, compared for Events, and copied to
-// dst). A Static box that does not move costs nothing. When at least one
+// dropped, merged with the new ones, and copied to dst); Events compares
+// the changed boxes' pairs only. A Static box that does not move costs
+// nothing. When at least one
 // Dynamic box in eight changed, the call recomputes every pair cell by cell
 // instead, which costs less than as many queries. Events then reports how
 // the pairs changed.
@@ -67,7 +69,7 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	w.compact()
 	st.full = w.dynamic > 0 && len(w.dirty)*fullStepShare >= w.dynamic
 	w.findPairs()
-	st.cur = st.cur[:0]
+	st.cur, st.dropped = st.cur[:0], st.dropped[:0]
 	if !st.full {
 		// The remembered pairs that stand: neither box touched (moved,
 		// refiltered, removed, or its slot reused). The bitset, an eighth
@@ -77,6 +79,8 @@ func (w *World) Pairs(dst []Pair) []Pair {
 			a, b := k>>40, uint64(uint32(k)>>8)
 			if w.touched[a>>6]&(1<<(a&63)) == 0 && w.touched[b>>6]&(1<<(b&63)) == 0 {
 				st.cur = append(st.cur, k)
+			} else {
+				st.dropped = append(st.dropped, k)
 			}
 		}
 	}
@@ -87,10 +91,20 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	w.dirty = w.dirty[:0]
 	st.found, st.spare = sortKeys(st.found, st.spare)
 	st.cur = mergeKeys(st.cur, st.found)
-	st.events()
+	if st.full {
+		st.events(st.prev, st.cur)
+	} else {
+		// Every found pair has a touched box, so none was kept: the pairs
+		// that began are the found ones not dropped, and those that ended
+		// the dropped ones not found, a comparison of the touched boxes'
+		// pairs only.
+		st.events(st.dropped, st.found)
+	}
 	st.prev, st.cur = st.cur, st.prev
-	for _, k := range st.prev {
-		dst = append(dst, pairOf(k))
+	start := len(dst)
+	dst = slices.Grow(dst, len(st.prev))[:start+len(st.prev)]
+	for i, k := range st.prev {
+		dst[start+i] = pairOf(k)
 	}
 	return dst
 }
@@ -189,10 +203,10 @@ func (w *World) Events(began, ended []Pair) ([]Pair, []Pair) {
 	return append(began, w.step.began...), append(ended, w.step.ended...)
 }
 
-// events compares the last pairs (prev) with the new ones (cur).
-func (st *stepper) events() {
+// events compares the ascending keys of pairs that may have ended (old)
+// with those that may have begun (cur).
+func (st *stepper) events(old, cur []uint64) {
 	st.began, st.ended = st.began[:0], st.ended[:0]
-	old, cur := st.prev, st.cur
 	for len(old) > 0 && len(cur) > 0 {
 		switch {
 		case old[0] < cur[0]:

@@ -56,10 +56,10 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // Static, sorted by A then B, and returns the extended slice.
 //
 // The World remembers the pairs between calls, so a call costs a query for
-// each box inserted, moved or refiltered since the last one, plus three
+// each box inserted, moved or refiltered since the last one, plus two
 // sequential passes over the pairs (the remembered ones are kept or
-// dropped, merged with the new ones, and copied to dst); Events compares
-// the changed boxes' pairs only. A Static box that does not move costs
+// dropped and merged with the new ones, then copied to dst); Events
+// compares the changed boxes' pairs only. A Static box that does not move costs
 // nothing. When at least one
 // Dynamic box in eight changed, the call recomputes every pair cell by cell
 // instead, which costs less than as many queries. Events then reports how
@@ -69,28 +69,35 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	w.compact()
 	st.full = w.dynamic > 0 && len(w.dirty)*fullStepShare >= w.dynamic
 	w.findPairs()
+	st.found, st.spare = sortKeys(st.found, st.spare)
 	st.cur, st.dropped = st.cur[:0], st.dropped[:0]
-	if !st.full {
-		// The remembered pairs that stand: neither box touched (moved,
-		// refiltered, removed, or its slot reused). The bitset, an eighth
-		// of a byte a slot, stays in the cache where the slots would not
+	if st.full {
+		st.cur = append(st.cur, st.found...)
+	} else {
+		// The remembered pairs that stand, neither box touched (moved,
+		// refiltered, removed, or its slot reused), merged in order with
+		// the found ones in the same pass. The bitset, an eighth of a byte
+		// a slot, stays in the cache where the slots would not
 		// (BenchmarkWorldStep, scene=rts, moved=1%).
+		found, j := st.found, 0
 		for _, k := range st.prev {
 			a, b := k>>40, uint64(uint32(k)>>8)
-			if w.touched[a>>6]&(1<<(a&63)) == 0 && w.touched[b>>6]&(1<<(b&63)) == 0 {
-				st.cur = append(st.cur, k)
-			} else {
+			if w.touched[a>>6]&(1<<(a&63)) != 0 || w.touched[b>>6]&(1<<(b&63)) != 0 {
 				st.dropped = append(st.dropped, k)
+				continue
 			}
+			for ; j < len(found) && found[j] < k; j++ {
+				st.cur = append(st.cur, found[j])
+			}
+			st.cur = append(st.cur, k)
 		}
+		st.cur = append(st.cur, found[j:]...)
 	}
 	for _, i := range w.dirty {
 		w.slots[i].dirty = false
 		w.touched[i>>6] = 0
 	}
 	w.dirty = w.dirty[:0]
-	st.found, st.spare = sortKeys(st.found, st.spare)
-	st.cur = mergeKeys(st.cur, st.found)
 	if st.full {
 		st.events(st.prev, st.cur)
 	} else {
@@ -225,24 +232,6 @@ func (st *stepper) events(old, cur []uint64) {
 	for _, k := range cur {
 		st.began = append(st.began, pairOf(k))
 	}
-}
-
-// mergeKeys merges the ascending, disjoint keys of b into a, in place
-// from the back.
-func mergeKeys(a, b []uint64) []uint64 {
-	n, m := len(a), len(b)
-	a = slices.Grow(a, m)[:n+m]
-	i, j := n-1, m-1
-	for k := n + m - 1; j >= 0; k-- {
-		if i >= 0 && a[i] > b[j] {
-			a[k] = a[i]
-			i--
-		} else {
-			a[k] = b[j]
-			j--
-		}
-	}
-	return a
 }
 
 // pairsOf appends the keys of the pairs of box h (slot s) with every other

@@ -109,9 +109,9 @@ func (f *Finder) allBands(dst []Pair, b *soa.Boxes, k int) ([]Pair, bool) {
 	bs.idx = slices.Grow(bs.idx[:0], total)[:total]
 	// Copy every box into each of its bands' columns in one pass over the
 	// boxes in order: the reads stream, and the writes go to k places that
-	// each advance in order. Copying band by band read each band's members
-	// across the whole set, a cache line per box and column, so every line
-	// of the columns was read once per band (BenchmarkAllPairsScaling,
+	// each advance in order. A copy band by band would read each band's
+	// members from across the whole set, a cache line per box and column,
+	// so every line of the columns once per band (BenchmarkAllPairsScaling,
 	// n=4000000).
 	all := &bs.all
 	all.Reset()

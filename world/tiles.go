@@ -8,7 +8,7 @@ import (
 )
 
 // The grid finds its cells through tiles of 8×8 cells of a level: a hash
-// table (Teschner et al. 2003, as before, but of tiles) maps a tile's
+// table (spatial hashing, Teschner et al. 2003, of tiles) maps a tile's
 // coordinates to the tile, which holds a 64-bit mask of the cells that
 // exist and their indices. A question whose range spans a few cells of a
 // level then costs one hash lookup per tile it meets, usually one or two,

@@ -1,10 +1,11 @@
 // Command kernel writes obb2d's amd64 assembly kernels with avo (package
 // internal/batch): one query box against many or against a block of 16,
 // runs of boxes behind a reach test, the sweep over a sorted set, the
-// pair-list gather, and the contact manifolds of pairs. Each is generated from one width-parameterised
-// description, for AVX2 (8 lanes in YMM registers) and AVX-512 (16 lanes in
-// ZMM registers, results in mask registers); the pair-list gather is
-// generated for AVX2 only.
+// pair-list gather, and the contact manifolds of pairs. Each is generated
+// from one width-parameterised description, for AVX2 (8 lanes in YMM
+// registers) and AVX-512 (16 lanes in ZMM registers, results in mask
+// registers); the pair-list gather is generated for AVX2 only, and the
+// prefetch hint has no width.
 //
 // Regenerate from the repository's root with
 //

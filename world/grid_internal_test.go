@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
@@ -99,5 +100,23 @@ func testLift(t *testing.T, bulk bool) {
 		if got := w.Query(nil, b, ^uint32(0)); !slices.Equal(got, want) {
 			t.Fatalf("Query(box %d) = %v, want %v", i, got, want)
 		}
+	}
+}
+
+// TestUniformSceneHasOneLevel checks lift on the benchmarks' uniform scene
+// (BenchmarkWorldQuery's, 10,000 boxes in their order): its first boxes
+// found levels below the one the others share, and after InsertBoxes every
+// box is on that one.
+func TestUniformSceneHasOneLevel(t *testing.T) {
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(10000, 5)), 10000, &boxes)
+	w := New()
+	w.InsertBoxes(nil, &boxes, Static, DefaultFilter)
+	g := &w.grids[Static]
+	for _, k := range g.levels {
+		t.Logf("level %d: %d boxes", k, g.count[int(k)-minLevel])
+	}
+	if len(g.levels) != 1 {
+		t.Fatalf("levels %v, want one", g.levels)
 	}
 }

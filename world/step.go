@@ -72,7 +72,7 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	st.found, st.spare = sortKeys(st.found, st.spare)
 	st.cur, st.dropped = st.cur[:0], st.dropped[:0]
 	if st.full {
-		st.cur = append(st.cur, st.found...)
+		st.cur, st.found = st.found, st.cur // the found pairs are all the pairs
 	} else {
 		// The remembered pairs that stand, neither box touched (moved,
 		// refiltered, removed, or its slot reused), merged in order with

@@ -274,13 +274,13 @@ const liftShare = 16
 // lift moves the boxes of sparse levels up. Which level a box joins depends
 // on the levels that exist when it arrives (levelFor), so the first boxes
 // inserted into a world can found levels that later boxes, arriving with a
-// larger size class, pass by: the uniform scene's first 385 boxes made two
-// levels below the one the other 9,615 share. Each level costs every
-// question on it at least one tile lookup and four coordinates, whatever it
-// holds, so lift re-files the boxes of a level holding under 1/liftShare of
-// a level up to 2^levelSlack larger: those whose size allows it go up
-// (the uniform scene then has one level, BenchmarkWorldQuery), the others
-// stay. It runs with compact, at most once per as many boxes entering cells
+// larger size class, pass by: without lift, the uniform scene's first 385
+// boxes make two levels below the one the other 9,615 share
+// (TestUniformSceneHasOneLevel). Each level costs every question on it at
+// least one tile lookup and four coordinates, whatever it holds, so lift
+// re-files the boxes of a level holding under 1/liftShare of a level up to
+// 2^levelSlack larger: those whose size allows it go up (the uniform scene
+// then has one level), the others stay. It runs with compact, at most once per as many boxes entering cells
 // as the grid holds.
 func (w *World) lift(g *grid) {
 	for lv := minLevel; lv <= maxLevel; lv++ {

@@ -31,15 +31,19 @@ func (w width) vec() VecVirtual {
 	return YMM()
 }
 
-// and emits dst = a & b on float bit patterns. VANDPS on ZMM needs AVX512DQ,
-// so the AVX-512 kernel uses the AVX512F integer form.
-func (w width) and(a, b Op, dst VecVirtual) {
+// bitwise emits a bitwise operation on float bit patterns with operands
+// ops: the float form (VANDPS, VORPS, VXORPS) needs AVX512DQ on ZMM, so
+// the AVX-512 kernels use AVX512F's integer form (VPANDD, VPORD, VPXORD).
+func (w width) bitwise(integer, float func(...Op), ops ...Op) {
 	if w.avx512 {
-		VPANDD(a, b, dst)
+		integer(ops...)
 	} else {
-		VANDPS(a, b, dst)
+		float(ops...)
 	}
 }
+
+// and emits dst = a & b on float bit patterns.
+func (w width) and(a, b Op, dst VecVirtual) { w.bitwise(VPANDD, VANDPS, a, b, dst) }
 
 // absMask is the float32 sign-clearing mask 0x7fffffff; laneIndex is the
 // int32 lane numbers 0..7, against which the AVX2 tails compare the number

@@ -37,35 +37,22 @@ func (o lanesOps) div(a, b Op) VecVirtual { d := o.w.vec(); VDIVPS(b, o.reg(a), 
 // differs only there, and the kernel uses max only where no side is NaN.
 func (o lanesOps) max(a, b Op) VecVirtual { d := o.w.vec(); VMAXPS(b, o.reg(a), d); return d }
 
-// Bitwise operations: the float forms need AVX512DQ on ZMM, so the AVX-512
-// kernel uses AVX512F's integer forms.
+// Bitwise operations, in the form width.bitwise picks.
 func (o lanesOps) xor(a, b Op) VecVirtual {
 	d := o.w.vec()
-	if o.w.avx512 {
-		VPXORD(b, o.reg(a), d)
-	} else {
-		VXORPS(b, o.reg(a), d)
-	}
+	o.w.bitwise(VPXORD, VXORPS, b, o.reg(a), d)
 	return d
 }
 
 func (o lanesOps) or(a, b Op) VecVirtual {
 	d := o.w.vec()
-	if o.w.avx512 {
-		VPORD(b, o.reg(a), d)
-	} else {
-		VORPS(b, o.reg(a), d)
-	}
+	o.w.bitwise(VPORD, VORPS, b, o.reg(a), d)
 	return d
 }
 
 func (o lanesOps) abs(a Op) VecVirtual {
 	d := o.w.vec()
-	if o.w.avx512 {
-		VPANDD(o.c(kAbs), o.reg(a), d)
-	} else {
-		VANDPS(o.c(kAbs), o.reg(a), d)
-	}
+	o.w.and(o.c(kAbs), o.reg(a), d)
 	return d
 }
 

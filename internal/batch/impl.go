@@ -50,9 +50,6 @@ func init() {
 	}
 }
 
-// Current returns the implementation in use.
-func Current() int { return int(current.Load()) }
-
 // Name returns the name of the implementation in use.
 func Name() string { return names[current.Load()] }
 

@@ -76,8 +76,11 @@ func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 // hits appends the handles of the boxes overlapping b with a category in
 // mask, unsorted; with first, it stops at the first and reports it.
 func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle, bool) {
-	class := bound.Classify(b)
-	if class == bound.NaN {
+	// Finite bounds mean finite fields (a NaN or an infinity in any field
+	// makes a bound NaN or infinite: bound.Box), so Classify, a tenth of a
+	// query, runs only for the boxes whose bounds are not.
+	lo, hi, finite := bound.Box(b)
+	if !finite && bound.Classify(b) == bound.NaN {
 		return dst, false
 	}
 	q := batch.Query{CX: b.Center.X, CY: b.Center.Y, UX: b.Axis.X, UY: b.Axis.Y, HX: b.Half.X, HY: b.Half.Y}
@@ -95,10 +98,9 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 		}
 		return false
 	}
-	lo, hi, ok := bound.Box(b)
 	for k := range w.grids {
 		g := &w.grids[k]
-		if class == bound.Finite && ok {
+		if finite {
 			if g.visit(lo, hi, visit) {
 				return dst, true
 			}

@@ -129,56 +129,62 @@ func BenchmarkWorldQuery(b *testing.B) {
 }
 
 // BenchmarkWorldStep runs physics steps on a world of Dynamic boxes: move
-// some of them (moved=100% or moved=1%) by a small random step, then
-// Pairs. It reports ns per box of the world and per moved box.
+// some of them (moved=100% or moved=1%) by a small random step, one Move
+// each (move=each) or one MoveBoxes (move=bulk), then Pairs. It reports ns
+// per box of the world and per moved box.
 func BenchmarkWorldStep(b *testing.B) {
 	for _, sc := range worldScenes {
 		for _, n := range worldSizes() {
 			boxes := worldScene(sc.name, sc.make, n)
 			for _, moved := range []int{100, 1} {
-				for _, workers := range []int{1, 2} {
-					name := fmt.Sprintf("world=%s/moved=%d%%/workers=%d/n=%d", sc.name, moved, workers, n)
-					b.Run(name, func(b *testing.B) { benchStep(b, boxes, moved, workers) })
+				for _, move := range []string{"each", "bulk"} {
+					for _, workers := range []int{1, 2} {
+						name := fmt.Sprintf("world=%s/moved=%d%%/move=%s/workers=%d/n=%d", sc.name, moved, move, workers, n)
+						b.Run(name, func(b *testing.B) { benchStep(b, boxes, moved, move == "bulk", workers) })
+					}
 				}
 			}
 		}
 	}
 }
 
-func benchStep(b *testing.B, boxes *soa.Boxes, moved, workers int) {
+func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int) {
 	n := boxes.Len()
 	w := world.New()
 	w.Workers = workers
 	hs := w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
-	// Two poses a box alternates between, a small step apart, and the boxes
-	// that move: every one, or every hundredth.
-	var step []int
-	for i := 0; i < n; i += 100 / moved {
-		step = append(step, i)
-	}
+	// Two poses a box alternates between, a small step apart, for the
+	// boxes that move: every one, or every hundredth.
+	var step []world.Handle
+	var poses [2]soa.Boxes
 	r := rand.New(rand.NewPCG(1, 2))
-	poses := [2][]obb.Box{make([]obb.Box, len(step)), make([]obb.Box, len(step))}
-	for j, i := range step {
+	for i := 0; i < n; i += 100 / moved {
 		a := boxes.At(i)
-		poses[0][j] = a
+		poses[0].Append(a)
 		a.Center = a.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 0.05), Y: float32(r.NormFloat64() * 0.05)})
-		poses[1][j] = a
+		poses[1].Append(a)
+		step = append(step, hs[i])
+	}
+	move := func(k int) {
+		if bulk {
+			w.MoveBoxes(step, &poses[k&1])
+			return
+		}
+		for j, h := range step {
+			w.Move(h, poses[k&1].At(j))
+		}
 	}
 	// Two steps before the timer, so that both of the World's alternating
 	// pair buffers and the caller's have grown to size.
 	pairs := w.Pairs(nil)
 	for k := range 2 {
-		for j, i := range step {
-			w.Move(hs[i], poses[k&1][j])
-		}
+		move(k)
 		pairs = w.Pairs(pairs[:0])
 	}
 	b.ReportAllocs()
 	found := 0
 	for k := 0; b.Loop(); k++ {
-		for j, i := range step {
-			w.Move(hs[i], poses[k&1][j])
-		}
+		move(k)
 		pairs = w.Pairs(pairs[:0])
 		found += len(pairs)
 	}

@@ -33,7 +33,9 @@
 // cost does not grow with the number of boxes in the world.
 // Pairs remembers the last step's pairs and tests only the boxes inserted,
 // moved or refiltered since; the others' pairs stand. When many boxes
-// moved, it recomputes every pair cell by cell instead.
+// moved, it recomputes every pair cell by cell instead. MoveBoxes moves
+// many boxes in one call, on several goroutines, and in a large world
+// writes them block by block rather than in the caller's order.
 //
 // # Handles
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
 	"github.com/obb2d/obb2d/world"
 )
 
@@ -108,4 +109,29 @@ func Example_contacts() {
 	// iteration 0: 1 contact(s)
 	//   normal {1 0}, 2 points, depth 0.50
 	// iteration 1: 0 contact(s)
+}
+
+// MoveBoxes moves many boxes in one call, the way a physics step hands
+// over the poses it integrated in columns. Here body i slides left by 0.6·i
+// a step, so the row closes up.
+func ExampleWorld_MoveBoxes() {
+	w := world.New()
+	var bodies soa.Boxes
+	for i := range 4 {
+		bodies.Append(obb.New(obb.Vec2{X: float32(3 * i)}, 2, 2, 0))
+	}
+	hs := w.InsertBoxes(nil, &bodies, world.Dynamic, world.DefaultFilter)
+	var pairs []world.Pair
+	for step := range 3 {
+		for i := range bodies.Len() {
+			bodies.CX[i] -= 0.6 * float32(i)
+		}
+		w.MoveBoxes(hs, &bodies)
+		pairs = w.Pairs(pairs[:0])
+		fmt.Printf("step %d: %d pairs\n", step, len(pairs))
+	}
+	// Output:
+	// step 0: 0 pairs
+	// step 1: 3 pairs
+	// step 2: 3 pairs
 }

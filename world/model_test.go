@@ -306,7 +306,8 @@ func TestScenes(t *testing.T) {
 }
 
 // TestModel drives a World and the model with the same random sequences of
-// Insert, Move, Remove, SetFilter, Query and Pairs.
+// Insert, Move, MoveBoxes, Remove, SetFilter, Query and Pairs. Odd seeds
+// have MoveBoxes sort its writes, as it does in large worlds.
 func TestModel(t *testing.T) {
 	for seed := range uint64(8) {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
@@ -317,6 +318,8 @@ func TestModel(t *testing.T) {
 			if testing.Short() {
 				steps = 600
 			}
+			world.SortAllMoves(seed%2 == 1)
+			defer world.SortAllMoves(false)
 			runModel(t, r, pool, steps)
 		})
 	}
@@ -330,7 +333,7 @@ func runModel(t *testing.T, r *rand.Rand, pool []obb.Box, steps int) {
 		case op < 6 || len(m.h) == 0:
 			b, k, f := pool[r.IntN(len(pool))], randomKind(r), randomFilter(r)
 			m.insert(w.Insert(b, k, f), b, k, f)
-		case op < 12:
+		case op < 10:
 			i := r.IntN(len(m.h))
 			b := pool[r.IntN(len(pool))]
 			if r.IntN(2) == 0 {
@@ -339,6 +342,22 @@ func runModel(t *testing.T, r *rand.Rand, pool []obb.Box, steps int) {
 			}
 			w.Move(m.h[i], b)
 			m.box[i] = b
+		case op < 12:
+			// MoveBoxes of a few boxes, a handle sometimes twice.
+			var hs []world.Handle
+			var bs soa.Boxes
+			for range 1 + r.IntN(8) {
+				i := r.IntN(len(m.h))
+				b := pool[r.IntN(len(pool))]
+				if r.IntN(2) == 0 {
+					b = m.box[i]
+					b.Center = b.Center.Add(obb.Vec2{X: float32(r.NormFloat64()), Y: float32(r.NormFloat64())})
+				}
+				hs = append(hs, m.h[i])
+				bs.Append(b)
+				m.box[i] = b
+			}
+			w.MoveBoxes(hs, &bs)
 		case op < 15:
 			i := r.IntN(len(m.h))
 			w.Remove(m.h[i])

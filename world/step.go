@@ -2,9 +2,7 @@ package world
 
 import (
 	mathbits "math/bits"
-	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/obb2d/obb2d/internal/batch"
@@ -22,15 +20,12 @@ type stepper struct {
 
 	full bool // this step recomputes every pair, cell by cell (cells.go)
 
-	// The helpers' state for a parallel step: each worker's pairs and
-	// columns, the next item (dirty box, or cell then infinite box) to hand
-	// out, and the helper goroutines' functions, made once so that starting
-	// them allocates nothing.
-	wk      [][]uint64
-	cols    []columns
-	next    atomic.Int64
-	helpers []func()
-	wg      sync.WaitGroup
+	// The workers' state for a parallel step: each worker's pairs and
+	// columns, and the next item (dirty box, or cell then infinite box) to
+	// hand out.
+	wk   [][]uint64
+	cols []columns
+	next atomic.Int64
 }
 
 // parallelDirty is the fewest dirty boxes a step spreads over more than
@@ -124,33 +119,17 @@ func (w *World) Pairs(dst []Pair) []Pair {
 func (w *World) findPairs() {
 	st := &w.step
 	st.found = st.found[:0]
-	n := w.Workers
-	if n < 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
-	n = min(max(n, 1), (len(w.dirty)+parallelDirty-1)/parallelDirty)
-	for len(st.wk) < max(n, 1) {
+	n := w.workers(len(w.dirty), parallelDirty)
+	for len(st.wk) < n {
 		st.wk = append(st.wk, nil)
 		st.cols = append(st.cols, columns{})
 	}
-	if n <= 1 {
+	if n == 1 {
 		st.found = w.items(st.found, &st.cols[0], 0, w.itemCount())
 		return
 	}
-	for len(st.helpers) < n-1 {
-		i := len(st.helpers) + 1
-		st.helpers = append(st.helpers, func() {
-			w.work(i)
-			w.step.wg.Done()
-		})
-	}
 	st.next.Store(0)
-	st.wg.Add(n - 1)
-	for i := 1; i < n; i++ {
-		go st.helpers[i-1]()
-	}
-	w.work(0)
-	st.wg.Wait()
+	w.fanOut(n, (*World).work)
 	for i := range n {
 		st.found = append(st.found, st.wk[i]...)
 	}

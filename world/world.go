@@ -80,10 +80,13 @@ type World struct {
 	dirty   []int32  // slots marked dirty since the last Pairs
 	touched []uint64 // the same slots as a bitset, read once per remembered pair
 
-	// Workers is how many goroutines Pairs uses; 0 or 1 means the calling
-	// goroutine only, a negative value runtime.GOMAXPROCS(0). The result
-	// does not depend on it.
+	// Workers is how many goroutines Pairs and MoveBoxes use; 0 or 1 means
+	// the calling goroutine only, a negative value runtime.GOMAXPROCS(0).
+	// The result does not depend on it.
 	Workers int
+
+	moves moves // MoveBoxes' state
+	crew  crew  // runs Pairs' and MoveBoxes' workers
 
 	step stepper // the pair step's state
 }

@@ -50,6 +50,15 @@ func TestHandles(t *testing.T) {
 	} {
 		testkit.MustPanic(t, "world: "+c.name+" with stale handle", c.f)
 	}
+	// MoveBoxes checks every handle and the lengths before it moves any.
+	var two soa.Boxes
+	two.Append(unitBox(50, 50))
+	two.Append(unitBox(60, 60))
+	testkit.MustPanic(t, "world: MoveBoxes with stale handle", func() { w.MoveBoxes([]world.Handle{hs[1], hs[0]}, &two) })
+	testkit.MustPanic(t, "world: MoveBoxes with 1 handles and 2 boxes", func() { w.MoveBoxes(hs[1:2], &two) })
+	if w.Box(hs[1]) != unitBox(3, 0) {
+		t.Fatalf("a MoveBoxes that panicked moved box %#x to %v", hs[1], w.Box(hs[1]))
+	}
 	testkit.MustPanic(t, "never issued", func() { w.Move(0, unitBox(0, 0)) })
 	testkit.MustPanic(t, "never issued", func() { w.Remove(0x7fff01) })
 	testkit.MustPanic(t, "neither Dynamic nor Static", func() { w.Insert(unitBox(0, 0), 2, world.DefaultFilter) })
@@ -80,8 +89,14 @@ func TestDeterminism(t *testing.T) {
 	scene.Uniform(rand.New(rand.NewPCG(1, 1)), n, &boxes)
 	var first [][]world.Pair
 	var firstHandles []world.Handle
+	defer world.SortAllMoves(false)
 	testkit.EachImpl(func(impl string) {
-		for _, workers := range []int{1, 2, 3} {
+		for _, c := range []struct {
+			workers int
+			sorted  bool // MoveBoxes sorts its writes, as in a large world
+		}{{1, false}, {2, false}, {2, true}, {3, true}} {
+			workers := c.workers
+			world.SortAllMoves(c.sorted)
 			w := world.New()
 			w.Workers = workers
 			hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
@@ -100,9 +115,17 @@ func TestDeterminism(t *testing.T) {
 					t.Fatalf("impl=%s workers=%d step %d: %d pairs, pairs.Finder %d", impl, workers, step, len(got), len(want))
 				}
 				steps = append(steps, got)
-				for i, h := range hs {
+				for i := range hs {
 					moved.CX[i] += float32(r.NormFloat64() * 0.2)
 					moved.CY[i] += float32(r.NormFloat64() * 0.2)
+				}
+				// Odd steps move the boxes one by one, even ones all at
+				// once, on the workers.
+				if step%2 == 0 {
+					w.MoveBoxes(hs, &moved)
+					continue
+				}
+				for i, h := range hs {
 					w.Move(h, moved.At(i))
 				}
 			}
@@ -127,18 +150,27 @@ func TestDeterminism(t *testing.T) {
 func TestSteadyStateAllocatesNothing(t *testing.T) {
 	var boxes soa.Boxes
 	scene.Uniform(rand.New(rand.NewPCG(3, 3)), 20000, &boxes)
-	for _, workers := range []int{1, 2} {
-		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
+	defer world.SortAllMoves(false)
+	for _, c := range []struct {
+		workers int
+		sorted  bool
+	}{{1, false}, {2, false}, {2, true}} {
+		workers := c.workers
+		world.SortAllMoves(c.sorted)
+		t.Run(fmt.Sprintf("workers=%d/sorted=%v", workers, c.sorted), func(t *testing.T) {
 			w := world.New()
 			w.Workers = workers
 			hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
 			r := rand.New(rand.NewPCG(4, 4))
 			poses := [2][]obb.Box{make([]obb.Box, len(hs)), make([]obb.Box, len(hs))}
+			var columns [2]soa.Boxes
 			for i := range hs {
 				b := boxes.At(i)
 				poses[0][i] = b
 				b.Center = b.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 0.05), Y: float32(r.NormFloat64() * 0.05)})
 				poses[1][i] = b
+				columns[0].Append(poses[0][i])
+				columns[1].Append(b)
 			}
 			var (
 				ps         []world.Pair
@@ -150,8 +182,12 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			)
 			step := func() {
 				k++
-				for i, h := range hs {
-					w.Move(h, poses[k&1][i])
+				if k%4 < 2 {
+					w.MoveBoxes(hs, &columns[k&1])
+				} else {
+					for i, h := range hs {
+						w.Move(h, poses[k&1][i])
+					}
 				}
 				ps = w.Pairs(ps[:0])
 				began, end = w.Events(began[:0], end[:0])

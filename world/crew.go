@@ -1,0 +1,53 @@
+package world
+
+import (
+	"runtime"
+	"sync"
+)
+
+// crew runs a task on several goroutines, the caller's among them. Its
+// helpers' functions are made once, and the task is a function of the
+// World and the worker's number that reads its inputs from the World, so
+// that a run allocates nothing once the World has run as many workers
+// before (the steady-state test in alloc_test.go).
+type crew struct {
+	task    func(w *World, worker int)
+	helpers []func()
+	wg      sync.WaitGroup
+}
+
+// workers returns how many goroutines to use for items items, at least
+// perWorker of them each: Workers, with 0 meaning one and a negative value
+// runtime.GOMAXPROCS(0).
+func (w *World) workers(items, perWorker int) int {
+	n := w.Workers
+	if n < 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	return min(max(n, 1), max((items+perWorker-1)/perWorker, 1))
+}
+
+// fanOut runs task(w, i) for i in [0, n), task(w, 0) on the calling
+// goroutine, and returns when all have.
+func (w *World) fanOut(n int, task func(w *World, worker int)) {
+	c := &w.crew
+	if n <= 1 {
+		task(w, 0)
+		return
+	}
+	c.task = task
+	for len(c.helpers) < n-1 {
+		i := len(c.helpers) + 1
+		c.helpers = append(c.helpers, func() {
+			c.task(w, i)
+			c.wg.Done()
+		})
+	}
+	c.wg.Add(n - 1)
+	for i := 1; i < n; i++ {
+		go c.helpers[i-1]()
+	}
+	task(w, 0)
+	c.wg.Wait()
+	c.task = nil
+}

@@ -42,7 +42,7 @@ draw "$out/raw.txt" kernels.svg -bench Overlaps -title 'One box against n (map s
 draw "$out/raw.txt" kernels-dense.svg -bench OverlapsDense -title 'One box against n (dense scene)'
 draw "$out/raw.txt" seed-ports.svg -bench SeedPorts -title 'Seed articles against obb2d (map scene)'
 draw "$out/raw.txt" allpairs-uniform.svg -bench AllPairs -filter 'scene=uniform/.*workers=1/' -title 'All pairs, uniform scene, one worker'
-draw "$out/raw.txt" world-step.svg -bench WorldStep -series moved -filter 'world=uniform/.*workers=1/' -title 'World step, uniform scene, one worker'
+draw "$out/raw.txt" world-step.svg -bench WorldStep -series move -filter 'world=uniform/moved=100%/.*workers=1/' -title 'World step, every box moved, uniform scene, one worker'
 draw "$out/raw.txt" allpairs-scaling.svg -bench AllPairsScaling -title 'Finder.All, uniform scene, constant density'
 if [ -f "$out/peers-raw.txt" ]; then
 	draw "$out/peers-raw.txt" peers-allpairs-uniform.svg -bench PeerAllPairs -filter scene=uniform -title 'All pairs against peers, uniform scene'

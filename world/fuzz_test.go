@@ -6,6 +6,7 @@ import (
 
 	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
 	"github.com/obb2d/obb2d/world"
 )
 
@@ -17,6 +18,8 @@ func FuzzWorld(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 0, 9, 9, 9, 9, 9, 9, 9, 200})
 	f.Add([]byte{0, 10, 10, 0, 0, 4, 4, 0, 0, 10, 11, 0, 0, 4, 4, 0, 255, 100, 1, 50, 50, 0, 0, 4, 4, 0, 255})
 	f.Add([]byte{0, 1, 1, 200, 1, 2, 2, 1, 0, 1, 1, 0, 0, 2, 2, 1, 150, 0, 255})
+	// Two touching boxes, then MoveBoxes takes the second away.
+	f.Add([]byte{0, 112, 112, 116, 116, 0, 0, 0, 120, 112, 116, 116, 0, 0, 180, 1, 140, 112, 116, 116, 0, 0, 255})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, m := world.New(), &model{}
 		r := rand.New(rand.NewPCG(uint64(len(data)), 1))
@@ -48,11 +51,23 @@ func FuzzWorld(f *testing.F) {
 				b := box()
 				k, f := world.Kind(op&1), world.Filter{Category: 1 << (op >> 1 & 1), Mask: uint32(op>>2&3) | 1}
 				m.insert(w.Insert(b, k, f), b, k, f)
-			case op < 200:
+			case op < 180:
 				i := int(next()) % len(m.h)
 				b := box()
 				w.Move(m.h[i], b)
 				m.box[i] = b
+			case op < 200:
+				// MoveBoxes of one to four boxes, a handle possibly twice.
+				var hs []world.Handle
+				var bs soa.Boxes
+				for range 1 + op%4 {
+					i := int(next()) % len(m.h)
+					b := box()
+					hs = append(hs, m.h[i])
+					bs.Append(b)
+					m.box[i] = b
+				}
+				w.MoveBoxes(hs, &bs)
 			case op < 250:
 				i := int(next()) % len(m.h)
 				w.Remove(m.h[i])

@@ -1,11 +1,11 @@
 package world
 
-// SortAllMoves makes MoveBoxes sort its writes by block in worlds of every
-// size when on, so that small worlds test that path too, and restores the
-// size limit when off.
-func SortAllMoves(on bool) {
-	directBytes = defaultDirectBytes
+// SortAll makes MoveBoxes sort its writes, and Pairs its dirty boxes, by
+// block in worlds of every size when on, so that small worlds test those
+// paths too, and restores the size limit when off.
+func SortAll(on bool) {
+	largeBytes = defaultLargeBytes
 	if on {
-		directBytes = -1
+		largeBytes = -1
 	}
 }

@@ -318,8 +318,8 @@ func TestModel(t *testing.T) {
 			if testing.Short() {
 				steps = 600
 			}
-			world.SortAllMoves(seed%2 == 1)
-			defer world.SortAllMoves(false)
+			world.SortAll(seed%2 == 1)
+			defer world.SortAll(false)
 			runModel(t, r, pool, steps)
 		})
 	}

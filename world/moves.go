@@ -2,9 +2,7 @@ package world
 
 import (
 	"fmt"
-	mathbits "math/bits"
 	"slices"
-	"unsafe"
 
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
@@ -19,9 +17,9 @@ import (
 // cache lines, in the order of the caller's handles, so all over the
 // grid's memory, and in a world larger than the cache each is a miss and a
 // TLB miss. MoveBoxes finds every box's cell on as many goroutines as
-// Workers allows, and in a large world writes the boxes that stay in their
-// cells after, sorted by block, one region of memory after another
-// (BenchmarkWorldStep, move=bulk against move=each). Boxes that change
+// Workers allows, and in a large world (regions.go) writes the boxes that
+// stay in their cells after, sorted by block, one region of memory after
+// another (BenchmarkWorldStep, move=bulk against move=each). Boxes that change
 // cells are moved one by one in order, as Move moves them; when hs repeats
 // a handle, every box is.
 func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
@@ -39,7 +37,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	}
 	m := &w.moves
 	m.hs, m.b = hs, b
-	m.direct = (len(w.grids[0].blocks)+len(w.grids[1].blocks))*int(unsafe.Sizeof(block{})) <= directBytes
+	m.direct = !w.large()
 	n := w.workers(len(hs), moveChunk)
 	m.split(n)
 	w.fanOut(n, (*World).sortMoves)
@@ -91,8 +89,8 @@ type moves struct {
 	stay   [][]stay
 	leave  [][]int32
 	sorted []stay
-	start  [2*writeRegions + 1]int32 // where each region starts in sorted
-	shift  [2]uint                   // a block's region is its index >> shift, by Kind
+	start  [2*regions + 1]int32 // where each region starts in sorted
+	shift  [2]uint              // a block's region is its index >> shift, by Kind
 	seen   []uint64
 	direct bool // write the boxes that stay as their cells are found
 }
@@ -104,22 +102,6 @@ type stay struct {
 	blk, lane int32
 	slot      int32
 }
-
-// directBytes is the most memory of blocks at which MoveBoxes writes each
-// box as it finds its cell, as Move does, instead of sorting the writes:
-// in memory that the caches hold, the sort is work for nothing. MoveBoxes
-// then Pairs on BenchmarkWorldStep's uniform scene, with the limit at 0
-// against 2⁶², measured the sorted writes 15% slower at 10,000 boxes (1 MB
-// of blocks), no different at 100,000 (9 MB) and 28% faster at 1,000,000
-// (94 MB), on a machine with a 32 MB L3.
-const defaultDirectBytes = 16 << 20
-
-var directBytes = defaultDirectBytes // a variable for the tests of the sorted writes (export_test.go)
-
-// writeRegions is how many regions of each grid's blocks MoveBoxes sorts
-// its writes into: a region is then a small part of memory, whose pages
-// the TLB holds.
-const writeRegions = 256
 
 // split gives n workers consecutive ranges of the boxes.
 func (m *moves) split(n int) {
@@ -162,7 +144,7 @@ func (w *World) sortMoves(k int) {
 // region returns the region of the block of x.
 func (m *moves) region(x *stay) int {
 	k := x.lane >> 8
-	return int(k)*writeRegions + int(x.blk>>m.shift[k])
+	return int(k)*regions + int(x.blk>>m.shift[k])
 }
 
 // bucket sorts the n workers' stay lists into sorted by region: a
@@ -171,11 +153,9 @@ func (m *moves) region(x *stay) int {
 func (w *World) bucket(n int) {
 	m := &w.moves
 	for k := range w.grids {
-		// A grid's blocks number under 2^L, L = bits.Len(len): the shift
-		// leaves the top 8 of those bits, a region number below 256.
-		m.shift[k] = uint(max(mathbits.Len(uint(len(w.grids[k].blocks))), 8) - 8)
+		m.shift[k] = w.grids[k].regionShift()
 	}
-	m.start = [2*writeRegions + 1]int32{}
+	m.start = [2*regions + 1]int32{}
 	total := 0
 	for k := range n {
 		for j := range m.stay[k] {
@@ -199,13 +179,13 @@ func (w *World) bucket(n int) {
 }
 
 // writeMoves is worker k's share of the writes, of n: the regions from
-// k·R/n to (k+1)·R/n, R = 2·writeRegions. Regions hold different blocks, so
-// no two workers write the same block.
+// k·R/n to (k+1)·R/n, R = 2·regions. Regions hold different blocks, so no
+// two workers write the same block.
 func (w *World) writeMoves(k int) {
 	m := &w.moves
 	n := len(m.bounds) - 1
-	const regions = 2 * writeRegions
-	for _, x := range m.sorted[m.start[k*regions/n]:m.start[(k+1)*regions/n]] {
+	const all = 2 * regions
+	for _, x := range m.sorted[m.start[k*all/n]:m.start[(k+1)*all/n]] {
 		w.grids[x.lane>>8].blocks[x.blk].set(x.lane&0xff, x.box)
 	}
 }

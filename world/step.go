@@ -26,6 +26,14 @@ type stepper struct {
 	wk   [][]uint64
 	cols []columns
 	next atomic.Int64
+
+	// An incremental step's dirty boxes in the order it queries them:
+	// w.dirty, or in a large world (regions.go) order, sorted by region
+	// with the help of region and count.
+	queue  []int32
+	order  []int32
+	region []uint16
+	count  [2*regions + 2]int32
 }
 
 // parallelDirty is the fewest dirty boxes a step spreads over more than
@@ -119,6 +127,9 @@ func (w *World) Pairs(dst []Pair) []Pair {
 func (w *World) findPairs() {
 	st := &w.step
 	st.found = st.found[:0]
+	if !st.full {
+		w.queueDirty()
+	}
 	n := w.workers(len(w.dirty), parallelDirty)
 	for len(st.wk) < n {
 		st.wk = append(st.wk, nil)
@@ -133,6 +144,42 @@ func (w *World) findPairs() {
 	for i := range n {
 		st.found = append(st.found, st.wk[i]...)
 	}
+}
+
+// queueDirty puts in st.queue the dirty boxes in the order the step
+// queries them. In a large world, a query's cells and their neighbours'
+// blocks are misses whatever the order, and in the order boxes were
+// marked each query misses afresh; sorted by region, consecutive queries
+// share tiles, blocks and pages. The sort is a counting sort, a pass to
+// count and one to place; boxes outside the grid go last.
+func (w *World) queueDirty() {
+	st := &w.step
+	if !w.large() {
+		st.queue = w.dirty
+		return
+	}
+	shift := [2]uint{w.grids[0].regionShift(), w.grids[1].regionShift()}
+	const outside = 2 * regions
+	st.count = [2*regions + 2]int32{}
+	st.region = slices.Grow(st.region[:0], len(w.dirty))[:len(w.dirty)]
+	for j, i := range w.dirty {
+		r := outside
+		if s := &w.slots[i]; s.live && s.where == inGrid {
+			r = int(s.kind)*regions + int(s.block>>shift[s.kind])
+		}
+		st.region[j] = uint16(r)
+		st.count[r+1]++
+	}
+	for r := 1; r < len(st.count); r++ {
+		st.count[r] += st.count[r-1]
+	}
+	st.order = slices.Grow(st.order[:0], len(w.dirty))[:len(w.dirty)]
+	for j, i := range w.dirty {
+		r := st.region[j]
+		st.order[st.count[r]] = i
+		st.count[r]++
+	}
+	st.queue = st.order
 }
 
 // work is worker i's loop: chunks of items until none are left.
@@ -161,7 +208,7 @@ func (w *World) itemCount() int {
 // items appends the pairs of items [start, end).
 func (w *World) items(dst []uint64, cols *columns, start, end int) []uint64 {
 	if !w.step.full {
-		for _, i := range w.dirty[start:end] {
+		for _, i := range w.step.queue[start:end] {
 			if s := &w.slots[i]; s.live && s.where != inNaN {
 				dst = w.pairsOf(dst, makeHandle(i, s.gen), s)
 			}

@@ -89,14 +89,14 @@ func TestDeterminism(t *testing.T) {
 	scene.Uniform(rand.New(rand.NewPCG(1, 1)), n, &boxes)
 	var first [][]world.Pair
 	var firstHandles []world.Handle
-	defer world.SortAllMoves(false)
+	defer world.SortAll(false)
 	testkit.EachImpl(func(impl string) {
 		for _, c := range []struct {
 			workers int
 			sorted  bool // MoveBoxes sorts its writes, as in a large world
 		}{{1, false}, {2, false}, {2, true}, {3, true}} {
 			workers := c.workers
-			world.SortAllMoves(c.sorted)
+			world.SortAll(c.sorted)
 			w := world.New()
 			w.Workers = workers
 			hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
@@ -150,13 +150,13 @@ func TestDeterminism(t *testing.T) {
 func TestSteadyStateAllocatesNothing(t *testing.T) {
 	var boxes soa.Boxes
 	scene.Uniform(rand.New(rand.NewPCG(3, 3)), 20000, &boxes)
-	defer world.SortAllMoves(false)
+	defer world.SortAll(false)
 	for _, c := range []struct {
 		workers int
 		sorted  bool
 	}{{1, false}, {2, false}, {2, true}} {
 		workers := c.workers
-		world.SortAllMoves(c.sorted)
+		world.SortAll(c.sorted)
 		t.Run(fmt.Sprintf("workers=%d/sorted=%v", workers, c.sorted), func(t *testing.T) {
 			w := world.New()
 			w.Workers = workers

@@ -9,7 +9,7 @@ import (
 // helpers' functions are made once, and the task is a function of the
 // World and the worker's number that reads its inputs from the World, so
 // that a run allocates nothing once the World has run as many workers
-// before (the steady-state test in alloc_test.go).
+// before (TestSteadyStateAllocatesNothing).
 type crew struct {
 	task    func(w *World, worker int)
 	helpers []func()

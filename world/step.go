@@ -147,11 +147,12 @@ func (w *World) findPairs() {
 }
 
 // queueDirty puts in st.queue the dirty boxes in the order the step
-// queries them. In a large world, a query's cells and their neighbours'
-// blocks are misses whatever the order, and in the order boxes were
-// marked each query misses afresh; sorted by region, consecutive queries
-// share tiles, blocks and pages. The sort is a counting sort, a pass to
-// count and one to place; boxes outside the grid go last.
+// queries them. In a large world, boxes taken in the order they were
+// marked have their tiles and blocks anywhere in memory, and every query
+// misses the cache and the TLB afresh; sorted by region, consecutive
+// queries share tiles and pages and read blocks near each other. The sort
+// is a counting sort, a pass to count and one to place; boxes outside the
+// grid go last.
 func (w *World) queueDirty() {
 	st := &w.step
 	if !w.large() {

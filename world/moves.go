@@ -68,8 +68,10 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 			}
 		}
 	}
-	w.bucket(n)
-	w.fanOut(n, (*World).writeMoves)
+	if !m.direct {
+		w.bucket(n)
+		w.fanOut(n, (*World).writeMoves)
+	}
 	m.hs, m.b = nil, nil
 	w.compact()
 }
@@ -91,6 +93,7 @@ type moves struct {
 	sorted []stay
 	start  [2*regions + 1]int32 // where each region starts in sorted
 	shift  [2]uint              // a block's region is its index >> shift, by Kind
+	keys   []uint16             // regionSort's regions of the boxes
 	seen   []uint64
 	direct bool // write the boxes that stay as their cells are found
 }
@@ -147,35 +150,13 @@ func (m *moves) region(x *stay) int {
 	return int(k)*regions + int(x.blk>>m.shift[k])
 }
 
-// bucket sorts the n workers' stay lists into sorted by region: a
-// counting sort, a pass to count and a pass to place, each worker's list
-// in turn.
+// bucket sorts the n workers' stay lists into sorted by region.
 func (w *World) bucket(n int) {
 	m := &w.moves
 	for k := range w.grids {
 		m.shift[k] = w.grids[k].regionShift()
 	}
-	m.start = [2*regions + 1]int32{}
-	total := 0
-	for k := range n {
-		for j := range m.stay[k] {
-			m.start[m.region(&m.stay[k][j])+1]++
-		}
-		total += len(m.stay[k])
-	}
-	for r := 1; r < len(m.start); r++ {
-		m.start[r] += m.start[r-1]
-	}
-	fill := m.start
-	m.sorted = slices.Grow(m.sorted[:0], total)[:total]
-	for k := range n {
-		for j := range m.stay[k] {
-			x := &m.stay[k][j]
-			r := m.region(x)
-			m.sorted[fill[r]] = *x
-			fill[r]++
-		}
-	}
+	m.sorted, m.keys = regionSort(m.sorted, m.keys, m.start[:], m.stay[:n], m.region)
 }
 
 // writeMoves is worker k's share of the writes, of n: the regions from

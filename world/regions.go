@@ -2,6 +2,7 @@ package world
 
 import (
 	mathbits "math/bits"
+	"slices"
 	"unsafe"
 )
 
@@ -36,3 +37,38 @@ func (w *World) large() bool {
 // blocks number under 2^L, L = bits.Len(len), and the shift leaves the top
 // 8 of those bits, a region below 256.
 func (g *grid) regionShift() uint { return uint(max(mathbits.Len(uint(len(g.blocks))), 8) - 8) }
+
+// regionSort puts the elements of lists, taken in order, into dst sorted
+// by region(x), each below len(start)-1, keeping their order within a
+// region: a counting sort, one pass that counts the regions and keeps each
+// element's in keys, and one that places the elements. It leaves in
+// start[r] where region r begins in dst (start[len-1] is the end), and
+// returns dst and keys for the next call to reuse.
+func regionSort[T any](dst []T, keys []uint16, start []int32, lists [][]T, region func(*T) int) ([]T, []uint16) {
+	clear(start)
+	keys = keys[:0]
+	for _, l := range lists {
+		for j := range l {
+			r := region(&l[j])
+			keys = append(keys, uint16(r))
+			start[r+1]++
+		}
+	}
+	for r := 1; r < len(start); r++ {
+		start[r] += start[r-1]
+	}
+	dst = slices.Grow(dst[:0], len(keys))[:len(keys)]
+	at := 0
+	for _, l := range lists {
+		for _, x := range l {
+			r := keys[at]
+			at++
+			dst[start[r]] = x
+			start[r]++
+		}
+	}
+	// Each start[r] has moved to region r's end, region r+1's start.
+	copy(start[1:], start[:len(start)-1])
+	start[0] = 0
+	return dst, keys
+}

@@ -29,11 +29,12 @@ type stepper struct {
 
 	// An incremental step's dirty boxes in the order it queries them:
 	// w.dirty, or in a large world (regions.go) order, sorted by region
-	// with the help of region and count.
+	// (regionSort, with the memory of region, count and lists).
 	queue  []int32
 	order  []int32
 	region []uint16
 	count  [2*regions + 2]int32
+	lists  [1][]int32
 }
 
 // parallelDirty is the fewest dirty boxes a step spreads over more than
@@ -150,9 +151,8 @@ func (w *World) findPairs() {
 // queries them. In a large world, boxes taken in the order they were
 // marked have their tiles and blocks anywhere in memory, and every query
 // misses the cache and the TLB afresh; sorted by region, consecutive
-// queries share tiles and pages and read blocks near each other. The sort
-// is a counting sort, a pass to count and one to place; boxes outside the
-// grid go last.
+// queries share tiles and pages and read blocks near each other. Boxes
+// outside the grid go last.
 func (w *World) queueDirty() {
 	st := &w.step
 	if !w.large() {
@@ -160,26 +160,14 @@ func (w *World) queueDirty() {
 		return
 	}
 	shift := [2]uint{w.grids[0].regionShift(), w.grids[1].regionShift()}
-	const outside = 2 * regions
-	st.count = [2*regions + 2]int32{}
-	st.region = slices.Grow(st.region[:0], len(w.dirty))[:len(w.dirty)]
-	for j, i := range w.dirty {
-		r := outside
-		if s := &w.slots[i]; s.live && s.where == inGrid {
-			r = int(s.kind)*regions + int(s.block>>shift[s.kind])
+	st.lists[0] = w.dirty
+	st.order, st.region = regionSort(st.order, st.region, st.count[:], st.lists[:], func(i *int32) int {
+		if s := &w.slots[*i]; s.live && s.where == inGrid {
+			return int(s.kind)*regions + int(s.block>>shift[s.kind])
 		}
-		st.region[j] = uint16(r)
-		st.count[r+1]++
-	}
-	for r := 1; r < len(st.count); r++ {
-		st.count[r] += st.count[r-1]
-	}
-	st.order = slices.Grow(st.order[:0], len(w.dirty))[:len(w.dirty)]
-	for j, i := range w.dirty {
-		r := st.region[j]
-		st.order[st.count[r]] = i
-		st.count[r]++
-	}
+		return 2 * regions // outside the grid: last
+	})
+	st.lists[0] = nil
 	st.queue = st.order
 }
 

@@ -128,6 +128,25 @@ func BenchmarkWorldQuery(b *testing.B) {
 	}
 }
 
+// BenchmarkWorldQueryPlaces asks the uniform world's query at 16 to 16,384
+// places in turn: how much of BenchmarkWorldQuery's time (1,024 places) is
+// the caches and the TLB no longer holding what the places' queries read.
+func BenchmarkWorldQueryPlaces(b *testing.B) {
+	n := worldSizes()[len(worldSizes())-1]
+	boxes := worldScene("uniform", scene.Uniform, n)
+	w := world.New()
+	w.InsertBoxes(nil, boxes, world.Static, world.DefaultFilter)
+	for _, places := range []int{16, 256, 1024, 16384} {
+		qs := footprints(boxes, places)
+		b.Run(fmt.Sprintf("world=uniform/places=%d/n=%d", places, n), func(b *testing.B) {
+			var dst []world.Handle
+			for i := 0; b.Loop(); i++ {
+				dst = w.Query(dst[:0], qs[i%places], ^uint32(0))
+			}
+		})
+	}
+}
+
 // BenchmarkWorldStep runs physics steps on a world of Dynamic boxes: move
 // some of them (moved=100% or moved=1%) by a small random step, one Move
 // each (move=each) or one MoveBoxes (move=bulk), then Pairs. It reports ns

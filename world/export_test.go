@@ -9,3 +9,7 @@ func SortAll(on bool) {
 		largeBytes = -1
 	}
 }
+
+// SortNone makes those passes go in the callers' order in worlds of every
+// size, until SortAll is called (BenchmarkSortedPasses).
+func SortNone() { largeBytes = 1 << 62 }

@@ -1,5 +1,7 @@
 package world
 
+import "math"
+
 // SortAll makes MoveBoxes sort its writes, and Pairs its dirty boxes, by
 // block in worlds of every size when on, so that small worlds test those
 // paths too, and restores the size limit when off.
@@ -12,4 +14,4 @@ func SortAll(on bool) {
 
 // SortNone makes those passes go in the callers' order in worlds of every
 // size, until SortAll is called (BenchmarkSortedPasses).
-func SortNone() { largeBytes = 1 << 62 }
+func SortNone() { largeBytes = math.MaxInt }

@@ -170,12 +170,15 @@ func reach(c, lo, hi float32) float64 {
 // cellOf returns the cell of a box, or false when the box has no finite
 // bounds (a NaN or an infinity in a field, a zero axis).
 func (g *grid) cellOf(b obb.Box) (cellKey, bool) {
-	lo, hi, ok := bound.Box(b) // NaN and infinite fields give bounds that are not finite
-
+	r, ok := bound.Reach(b)
 	if !ok {
-		return cellKey{}, false
+		var lo, hi obb.Vec2
+		if lo, hi, ok = bound.Box(b); !ok { // NaN and infinite fields give bounds that are not finite
+			return cellKey{}, false
+		}
+		r = max(reach(b.Center.X, lo.X, hi.X), reach(b.Center.Y, lo.Y, hi.Y))
 	}
-	k := g.levelFor(max(reach(b.Center.X, lo.X, hi.X), reach(b.Center.Y, lo.Y, hi.Y)))
+	k := g.levelFor(r)
 	_, s := sizes(k)
 	return cellKey{coord(float64(b.Center.X), s), coord(float64(b.Center.Y), s), int16(k)}, true
 }

@@ -105,6 +105,38 @@ func Interval(c, h1, h2, along, across float64) (lo, hi float32) {
 	return float32(c - e - w - m), float32(c + e + w + m)
 }
 
+// Reach returns, for a valid box (obb.Box.Valid) whose bounds lie well
+// inside the float32 range, a float64 r at least the distance from the
+// box's center to each of the four bounds Box returns, and true; for any
+// other box, false. It computes Interval's e, w and m on each coordinate,
+// with the same operations, so the same values: the bound that Interval
+// rounds to float32 is c - e - w - m moved out by less than m, so it lies
+// within e + w + 2m of c, and r is that sum on the wider coordinate, whose
+// two float64 additions each round by at most 2⁻⁵³ of it, enlarged by
+// 2⁻⁵⁰. When |c| + r is below 2¹²⁷ the bounds are finite, which Box
+// reports too; otherwise Reach returns false and the caller asks Box. It
+// skips Box's conversions to float32 and back, and checks: the grid of
+// package world computes it for every box moved (BenchmarkWorldStep,
+// moved=100%).
+func Reach(b obb.Box) (r float64, ok bool) {
+	if !b.Valid() {
+		return 0, false
+	}
+	h1, h2 := float64(b.Half.X), float64(b.Half.Y)
+	ax, ay := math.Abs(float64(b.Axis.X)), math.Abs(float64(b.Axis.Y))
+	cx, cy := math.Abs(float64(b.Center.X)), math.Abs(float64(b.Center.Y))
+	ex := float64(h1*ax) + float64(h2*ay)
+	ey := float64(h1*ay) + float64(h2*ax)
+	w := float64(PadFactor*(h1+h2)) + 0x1p-140
+	mx := float64((cx+ex+w)*0x1p-22) + 0x1p-148
+	my := float64((cy+ey+w)*0x1p-22) + 0x1p-148
+	r = float64(max(ex+float64(2*mx), ey+float64(2*my))+w) * (1 + 0x1p-50)
+	if max(cx, cy)+r >= 0x1p127 {
+		return 0, false
+	}
+	return r, true
+}
+
 // Box returns b's bounds on both coordinates (Along's), and whether all
 // four are finite: they are not for a box with a NaN or an infinity, a zero
 // axis, or extents near the float32 limit.

@@ -6,61 +6,301 @@ import (
 	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
 )
 
 // A step where many boxes moved recomputes every pair cell by cell instead
-// of querying each moved box: the boxes of a Dynamic cell, then those of the
-// cells that can hold a partner, are copied into one set of columns, and
-// each box of the cell is tested with one kernel call against the boxes
-// after it in the set. Each pair is met once: within a cell, by the earlier
-// box; across cells of a level, from the cell that has the other in one of
-// its four forward neighbours (a box's bounds reach at most R = S/4 from its
-// center, so two boxes of a level that overlap sit in cells at most one
-// apart, and clamping coordinates keeps that); across levels, from the
-// lower level's cell; Dynamic with Static, from the Dynamic cell. Querying
-// each box visits its cells' neighbourhood once per box; this visits it once
-// per cell, and one kernel call per box covers all of it
-// (BenchmarkWorldStep, moved=100% against moved=1%, ns per moved box).
+// of querying each moved box. It first copies the Dynamic grid's boxes,
+// cell after cell in the order of the list of cells, into one set of
+// columns (packed), then tests each box of a cell, with one kernel call for
+// the whole cell, against the boxes after it in its cell and those of the
+// cells that can hold a partner. Each pair is met once: within a cell, by
+// the earlier box; across cells of a level, from the cell that has the
+// other in one of its four forward neighbours (a box's bounds reach at most
+// R = S/4 from its center, so two boxes of a level that overlap sit in
+// cells at most one apart, and clamping coordinates keeps that); across
+// levels, from the lower level's cell; Dynamic with Static, from the
+// Dynamic cell. Querying each box visits its cells' neighbourhood once per
+// box; this visits it once per cell (BenchmarkWorldStep, moved=100%
+// against moved=1%, ns per moved box).
+//
+// compact lays the cells out row after row, so a cell's right neighbour
+// usually follows it in the packed columns and the three cells above it
+// follow each other, and a box's candidates there are one or two runs of
+// the kernel, not one a cell. And a box far from a neighbour cannot pair
+// with its boxes: see cellPairs.
 
 // fullStepShare: a step recomputes every pair when at least one Dynamic box
 // in fullStepShare was marked dirty.
 const fullStepShare = 8
 
-// forward are the neighbours a cell pairs with on its own level.
-var forward = [4][2]int32{{1, 0}, {-1, 1}, {0, 1}, {1, 1}}
+// packed is the Dynamic grid's boxes as one set of columns for a full
+// step: cell c's boxes at [start[c], start[c+1]), each with its handle, its
+// filter and its level's R, rounded up to float32, as the reach that
+// batch.RunsPruned tests first. A box of level k reaches at most R = 2ᵏ
+// from its center, so two boxes whose bounds meet, as those of any two the
+// overlap test reports do, have centers at most Rₐ + R_b apart in y; the
+// kernel's float32 |cy_b - cy_a| <= rₐ + r_b rounds both sides of that
+// exact inequality monotonically, so it holds too and drops no pair.
+//
+// The columns go on 16 lanes past the boxes: the kernel reads a run's last
+// group whole when the columns extend past it, and copies it lane by lane
+// when they do not. Packing copies each box once a step, where gathering
+// each cell's neighbourhood into columns copies it five times
+// (BenchmarkWorldStep, moved=100%).
+type packed struct {
+	b       soa.Boxes
+	reach   []float32
+	h       []Handle
+	f       []Filter
+	start   []int32
+	workers int // how many share pack's copying
+}
 
-// columns is a worker's set of boxes gathered for one cell.
+// pack fills the step's packed boxes from the Dynamic grid on n workers:
+// it finds where each cell's boxes go, then each worker copies the boxes
+// of a range of cells.
+func (w *World) pack(n int) {
+	p, g := &w.step.packed, &w.grids[Dynamic]
+	size := g.boxes + blockLanes
+	if cap(p.h) < size {
+		size = max(size, 2*cap(p.h))
+		p.b = soa.Boxes{CX: make([]float32, size), CY: make([]float32, size), UX: make([]float32, size), UY: make([]float32, size), HX: make([]float32, size), HY: make([]float32, size)}
+		p.reach, p.h, p.f = make([]float32, size), make([]Handle, size), make([]Filter, size)
+	}
+	p.start = p.start[:0]
+	at := int32(0)
+	for c := range g.cells {
+		p.start = append(p.start, at)
+		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+			at += g.blocks[b].n
+		}
+	}
+	p.start = append(p.start, at)
+	end := int(at) + blockLanes
+	p.b = soa.Boxes{CX: p.b.CX[:end], CY: p.b.CY[:end], UX: p.b.UX[:end], UY: p.b.UY[:end], HX: p.b.HX[:end], HY: p.b.HY[:end]}
+	p.reach, p.h, p.f = p.reach[:end], p.h[:end], p.f[:end]
+	p.workers = n
+	w.fanOut(n, (*World).packCells)
+}
+
+// packCells is worker k's share of pack: the cells from k·C/n to
+// (k+1)·C/n - 1 of C, n workers.
+func (w *World) packCells(k int) {
+	p, g := &w.step.packed, &w.grids[Dynamic]
+	cells := len(g.cells)
+	c0, c1 := k*cells/p.workers, (k+1)*cells/p.workers
+	at, limit := int(p.start[c0]), int(p.start[c1])
+	if c1 == cells {
+		limit = len(p.h) // the padding
+	}
+	for c := c0; c < c1; c++ {
+		r, _ := sizes(int(g.cells[c].key.level))
+		reach := f32.Up(r)
+		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+			blk := &g.blocks[b]
+			x, n := &blk.cols, int(blk.n)
+			if at+blockLanes > limit {
+				// The last block of a worker's share that is not the
+				// last: its lanes past n would land on the next worker's.
+				copy(p.b.CX[at:at+n], x.CX[:n])
+				copy(p.b.CY[at:at+n], x.CY[:n])
+				copy(p.b.UX[at:at+n], x.UX[:n])
+				copy(p.b.UY[at:at+n], x.UY[:n])
+				copy(p.b.HX[at:at+n], x.HX[:n])
+				copy(p.b.HY[at:at+n], x.HY[:n])
+				copy(p.h[at:at+n], blk.h[:n])
+				copy(p.f[at:at+n], blk.f[:n])
+				for i := range n {
+					p.reach[at+i] = reach
+				}
+				at += n
+				continue
+			}
+			// Whole blocks are copied, the lanes past n overwritten by the
+			// next block or left in the padding: a fixed-size copy is a few
+			// vector moves, where a copy of n lanes is a call of memmove.
+			put(p.b.CX[at:], &x.CX)
+			put(p.b.CY[at:], &x.CY)
+			put(p.b.UX[at:], &x.UX)
+			put(p.b.UY[at:], &x.UY)
+			put(p.b.HX[at:], &x.HX)
+			put(p.b.HY[at:], &x.HY)
+			put(p.h[at:], &blk.h)
+			put(p.f[at:], &blk.f)
+			rs := (*[blockLanes]float32)(p.reach[at:])
+			for i := range rs {
+				rs[i] = reach
+			}
+			at += n
+		}
+	}
+}
+
+// put writes the 16 lanes of src at the start of dst. It copies through a
+// local: a copy from one pointer to another, which may overlap as far as
+// the compiler knows, is a call of memmove.
+func put[T any](dst []T, src *[blockLanes]T) {
+	v := *src
+	*(*[blockLanes]T)(dst) = v
+}
+
+// columns is a worker's scratch for one cell: the runs and bitsets of its
+// kernel calls, and the boxes of other levels and of the Static grid that
+// can pair with the cell's boxes, gathered with their reaches, handles and
+// filters.
 type columns struct {
-	cx, cy, ux, uy, hx, hy []float32
-	h                      []Handle
-	f                      []Filter
-	bits                   []uint64
+	runs []int32
+	bits []uint64
+	b    soa.Boxes
+	r    float32 // the reach of the boxes add is given: their level's R, rounded up
+	rch  []float32
+	h    []Handle
+	f    []Filter
 }
 
 func (c *columns) reset() {
-	c.cx, c.cy, c.ux, c.uy, c.hx, c.hy, c.h = c.cx[:0], c.cy[:0], c.ux[:0], c.uy[:0], c.hx[:0], c.hy[:0], c.h[:0]
-	c.f = c.f[:0]
+	c.b.CX, c.b.CY, c.b.UX, c.b.UY, c.b.HX, c.b.HY = c.b.CX[:0], c.b.CY[:0], c.b.UX[:0], c.b.UY[:0], c.b.HX[:0], c.b.HY[:0]
+	c.rch, c.h, c.f = c.rch[:0], c.h[:0], c.f[:0]
+}
+
+// level sets the reach of the boxes added next to level k's R.
+func (c *columns) level(k int16) {
+	r, _ := sizes(int(k))
+	c.r = f32.Up(r)
 }
 
 func (c *columns) add(b *block) bool {
 	n, x := b.n, &b.cols
-	c.cx, c.cy = append(c.cx, x.CX[:n]...), append(c.cy, x.CY[:n]...)
-	c.ux, c.uy = append(c.ux, x.UX[:n]...), append(c.uy, x.UY[:n]...)
-	c.hx, c.hy = append(c.hx, x.HX[:n]...), append(c.hy, x.HY[:n]...)
+	c.b.CX, c.b.CY = append(c.b.CX, x.CX[:n]...), append(c.b.CY, x.CY[:n]...)
+	c.b.UX, c.b.UY = append(c.b.UX, x.UX[:n]...), append(c.b.UY, x.UY[:n]...)
+	c.b.HX, c.b.HY = append(c.b.HX, x.HX[:n]...), append(c.b.HY, x.HY[:n]...)
+	for range n {
+		c.rch = append(c.rch, c.r)
+	}
 	c.h = append(c.h, b.h[:n]...)
 	c.f = append(c.f, b.f[:n]...)
 	return false
 }
 
+// packedRange is a range of the packed boxes.
+type packedRange struct{ lo, hi int32 }
+
+// neighbours returns the packed ranges of cell c's right neighbour and of
+// the three cells above it, left to right; a missing cell's range is
+// empty.
+func (w *World) neighbours(p *packed, ck cellKey) (right packedRange, above [3]packedRange) {
+	g := &w.grids[Dynamic]
+	of := func(k cellKey) packedRange {
+		if c := g.find(k); c >= 0 {
+			return packedRange{p.start[c], p.start[c+1]}
+		}
+		return packedRange{}
+	}
+	right = of(cellKey{ck.x + 1, ck.y, ck.level})
+	for i := range above {
+		above[i] = of(cellKey{ck.x - 1 + int32(i), ck.y + 1, ck.level})
+	}
+	return right, above
+}
+
 // cellPairs appends the pairs the Dynamic cell c is responsible for.
-func (w *World) cellPairs(dst []uint64, cols *columns, c int32) []uint64 {
+//
+// A box reaches at most R from its center along each axis, so a box at
+// (x, y) in cell (i, j) pairs with a box of the row above, whose center
+// lies at or above (j+1)·S, only if y >= (j+1)·S - 2R; with the right
+// column's boxes only if x >= (i+1)·S - 2R; and with the left column's,
+// whose centers lie below i·S, only if x < i·S + 2R. Those bounds are
+// multiples of R by integers below 2³³, exact in float64, as are the
+// float32 coordinates, so the comparisons are exact and drop no pair. With
+// S = 4R, half the boxes of a cell need the right neighbour, half the row
+// above, and those two of its three cells: a box tests one and a half of
+// the four neighbours on average, not four.
+func (w *World) cellPairs(dst []uint64, cols *columns, p *packed, c int32) []uint64 {
 	g := &w.grids[Dynamic]
 	ck := g.cells[c].key
-	cols.reset()
-	g.walk(g.cells[c].head, cols.add)
-	own := len(cols.h)
-	for _, d := range forward {
-		g.walk(g.head(cellKey{ck.x + d[0], ck.y + d[1], ck.level}), cols.add)
+	first, end := p.start[c], p.start[c+1]
+	right, above := w.neighbours(p, ck)
+	r, s := sizes(int(ck.level))
+	top := float64(float64(ck.y+1)*s) - float64(2*r)
+	rightX := float64(float64(ck.x+1)*s) - float64(2*r)
+	leftX := float64(float64(ck.x)*s) + float64(2*r)
+
+	runs := cols.runs[:0]
+	words := 0
+	run := func(q int32, lo, hi int32) {
+		if lo < hi {
+			runs = append(runs, q, lo, hi)
+			words += batch.Words(int(hi - lo))
+		}
+	}
+	for i := first; i < end; i++ {
+		x, y := float64(p.b.CX[i]), float64(p.b.CY[i])
+		lo, hi := i+1, end
+		if x >= rightX && right.lo < right.hi {
+			if right.lo == hi {
+				hi = right.hi
+			} else {
+				run(i, lo, hi)
+				lo, hi = right.lo, right.hi
+			}
+		}
+		run(i, lo, hi)
+		if y < top {
+			continue
+		}
+		from, to := 0, 3
+		if x >= leftX {
+			from = 1
+		}
+		if x < rightX {
+			to = 2
+		}
+		lo, hi = 0, 0
+		for _, a := range above[from:to] {
+			if a.lo == a.hi {
+				continue
+			}
+			if a.lo != hi {
+				run(i, lo, hi)
+				lo = a.lo
+			}
+			hi = a.hi
+		}
+		run(i, lo, hi)
+	}
+	cols.runs = runs
+	if words > 0 {
+		if cap(cols.bits) < words {
+			cols.bits = make([]uint64, 2*words)
+		}
+		out := cols.bits[:words]
+		batch.RunsPruned(&p.b, &p.b, p.reach, p.reach, runs, out)
+		for k := 0; k < len(runs); k += 3 {
+			q, lo, hi := runs[k], runs[k+1], runs[k+2]
+			m := batch.Words(int(hi - lo))
+			h, f := p.h[q], p.f[q]
+			for wi, word := range out[:m] {
+				for ; word != 0; word &= word - 1 {
+					x := lo + int32(wi<<6+mathbits.TrailingZeros64(word))
+					if f.allows(p.f[x]) {
+						dst = append(dst, key(h, p.h[x]))
+					}
+				}
+			}
+			out = out[m:]
+		}
+	}
+	return w.crossPairs(dst, cols, p, ck, first, end)
+}
+
+// crossPairs appends the pairs of cell ck's boxes, packed at [first, end),
+// with the boxes of higher levels and of the Static grid that its bounds
+// reach.
+func (w *World) crossPairs(dst []uint64, cols *columns, p *packed, ck cellKey, first, end int32) []uint64 {
+	g, st := &w.grids[Dynamic], &w.grids[Static]
+	if len(st.levels) == 0 && g.levels[len(g.levels)-1] == ck.level {
+		return dst
 	}
 	// The cell's boxes' bounds, rounded outward; a clamped coordinate's
 	// cell holds centers beyond its nominal range, so its side is open.
@@ -79,34 +319,49 @@ func (w *World) cellPairs(dst []uint64, cols *columns, c int32) []uint64 {
 	if ck.y == maxCoord {
 		hi.Y = f32.Up(0x1p200)
 	}
+	cols.reset()
 	for _, k := range g.levels {
 		if k > ck.level {
+			cols.level(k)
 			g.visitLevel(k, lo, hi, cols.add)
 		}
 	}
-	st := &w.grids[Static]
 	for _, k := range st.levels {
+		cols.level(k)
 		st.visitLevel(k, lo, hi, cols.add)
 	}
-	n := len(cols.h)
-	if cap(cols.bits) < batch.Words(n) {
-		cols.bits = make([]uint64, batch.Words(n))
+	m := int32(len(cols.h))
+	if m == 0 {
+		return dst
 	}
-	for i := 0; i < own && i+1 < n; i++ {
-		q := batch.Query{CX: cols.cx[i], CY: cols.cy[i], UX: cols.ux[i], UY: cols.uy[i], HX: cols.hx[i], HY: cols.hy[i]}
-		m := n - i - 1
-		out := cols.bits[:batch.Words(m)]
-		j := i + 1
-		batch.Overlaps(&q, cols.cx[j:], cols.cy[j:], cols.ux[j:], cols.uy[j:], cols.hx[j:], cols.hy[j:], out)
-		h, f := cols.h[i], cols.f[i]
-		for wi, word := range out {
+	// Past the gathered boxes, 16 lanes of room for the kernel's last
+	// group, as in packed.
+	var pad block
+	pad.n = blockLanes
+	cols.add(&pad)
+	runs := cols.runs[:0]
+	for i := first; i < end; i++ {
+		runs = append(runs, i, 0, m)
+	}
+	cols.runs = runs
+	words := int(end-first) * batch.Words(int(m))
+	if cap(cols.bits) < words {
+		cols.bits = make([]uint64, 2*words)
+	}
+	out := cols.bits[:words]
+	batch.RunsPruned(&p.b, &cols.b, p.reach, cols.rch, runs, out)
+	per := batch.Words(int(m))
+	for i := first; i < end; i++ {
+		h, f := p.h[i], p.f[i]
+		for wi, word := range out[:per] {
 			for ; word != 0; word &= word - 1 {
-				x := j + wi<<6 + mathbits.TrailingZeros64(word)
+				x := wi<<6 + mathbits.TrailingZeros64(word)
 				if f.allows(cols.f[x]) {
 					dst = append(dst, key(h, cols.h[x]))
 				}
 			}
 		}
+		out = out[per:]
 	}
 	return dst
 }

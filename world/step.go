@@ -21,11 +21,12 @@ type stepper struct {
 	full bool // this step recomputes every pair, cell by cell (cells.go)
 
 	// The workers' state for a parallel step: each worker's pairs and
-	// columns, and the next item (dirty box, or cell then infinite box) to
-	// hand out.
-	wk   [][]uint64
-	cols []columns
-	next atomic.Int64
+	// scratch columns, a full step's packed boxes, which the workers share,
+	// and the next item (dirty box, or cell then infinite box) to hand out.
+	wk     [][]uint64
+	cols   []columns
+	packed packed
+	next   atomic.Int64
 
 	// An incremental step's dirty boxes in the order it queries them:
 	// w.dirty, or in a large world (regions.go) order, sorted by region
@@ -128,10 +129,12 @@ func (w *World) Pairs(dst []Pair) []Pair {
 func (w *World) findPairs() {
 	st := &w.step
 	st.found = st.found[:0]
-	if !st.full {
+	n := w.workers(len(w.dirty), parallelDirty)
+	if st.full {
+		w.pack(n)
+	} else {
 		w.queueDirty()
 	}
-	n := w.workers(len(w.dirty), parallelDirty)
 	for len(st.wk) < n {
 		st.wk = append(st.wk, nil)
 		st.cols = append(st.cols, columns{})
@@ -207,7 +210,7 @@ func (w *World) items(dst []uint64, cols *columns, start, end int) []uint64 {
 	cells := len(w.grids[Dynamic].cells)
 	for it := start; it < end; it++ {
 		if it < cells {
-			dst = w.cellPairs(dst, cols, int32(it))
+			dst = w.cellPairs(dst, cols, &w.step.packed, int32(it))
 			continue
 		}
 		h := w.infinite[it-cells]

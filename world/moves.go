@@ -26,25 +26,34 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	if n := b.Len(); n != len(hs) {
 		panic(fmt.Sprintf("world: MoveBoxes with %d handles and %d boxes", len(hs), n))
 	}
-	for _, h := range hs {
-		w.slot(h, "MoveBoxes")
+	m := &w.moves
+	m.hs, m.b = hs, b
+	n := w.workers(len(hs), moveChunk)
+	m.split(n)
+	w.fanOut(n, (*World).checkMoves)
+	for k := range n {
+		if i := m.bad[k]; i >= 0 {
+			m.hs, m.b = nil, nil
+			w.slot(hs[i], "MoveBoxes") // panics
+		}
 	}
 	if w.repeats(hs) {
+		m.hs, m.b = nil, nil
 		for i, h := range hs {
 			w.Move(h, b.At(i))
 		}
 		return
 	}
-	m := &w.moves
-	m.hs, m.b = hs, b
 	m.direct = !w.large()
-	n := w.workers(len(hs), moveChunk)
-	m.split(n)
 	w.fanOut(n, (*World).sortMoves)
-	// Only now are slots marked, the bitset being shared; in the order of
-	// hs, as the Moves would mark them.
-	for _, h := range hs {
-		w.markDirty(int32(h>>8), &w.slots[h>>8])
+	// The workers marked their slots dirty and listed them; the list and
+	// the bitset, which they share, are filled here, in the order of hs, as
+	// the Moves would fill them.
+	for k := range n {
+		for _, i := range m.marked[k] {
+			w.dirty = append(w.dirty, i)
+			w.touched[i>>6] |= 1 << (i & 63)
+		}
 	}
 	// The boxes that leave their cells can change the blocks and lanes of
 	// boxes in the cells they leave, so those are read again after.
@@ -90,6 +99,8 @@ type moves struct {
 	bounds []int
 	stay   [][]stay
 	leave  [][]int32
+	marked [][]int32 // the slots each worker marked dirty
+	bad    []int     // the first bad handle each worker found, or -1
 	sorted []stay
 	start  [2*regions + 1]int32 // where each region starts in sorted
 	shift  [2]uint              // a block's region is its index >> shift, by Kind
@@ -113,21 +124,42 @@ func (m *moves) split(n int) {
 		m.bounds = append(m.bounds, k*len(m.hs)/n)
 	}
 	for len(m.stay) < n {
-		m.stay, m.leave = append(m.stay, nil), append(m.leave, nil)
+		m.stay, m.leave, m.marked = append(m.stay, nil), append(m.leave, nil), append(m.marked, nil)
+		m.bad = append(m.bad, -1)
 	}
 }
 
-// sortMoves is worker k's pass over its range: it finds each box's cell,
-// and records it in the worker's stay list, its new pose written in its
-// slot, or its leave list. Workers write different slots (no handle
-// repeats) and their own lists only.
+// checkMoves is worker k's check of the handles in its range: it leaves in
+// bad[k] the index of the first stale or never-issued one, or -1. The
+// caller panics with slot's message, so that no goroutine but the caller's
+// panics.
+func (w *World) checkMoves(k int) {
+	m := &w.moves
+	m.bad[k] = -1
+	for i := m.bounds[k]; i < m.bounds[k+1]; i++ {
+		if !w.Contains(m.hs[i]) {
+			m.bad[k] = i
+			return
+		}
+	}
+}
+
+// sortMoves is worker k's pass over its range: it marks each box's slot
+// dirty, finds the box's cell, and records it in the worker's stay list,
+// its new pose written in its slot, or its leave list. Workers write
+// different slots (no handle repeats) and their own lists only.
 func (w *World) sortMoves(k int) {
 	m := &w.moves
-	st, lv := m.stay[k][:0], m.leave[k][:0]
+	st, lv, mk := m.stay[k][:0], m.leave[k][:0], m.marked[k][:0]
+	b := m.b
 	for i := m.bounds[k]; i < m.bounds[k+1]; i++ {
 		h := m.hs[i]
 		s := &w.slots[h>>8]
-		x := m.b.At(i)
+		if !s.dirty {
+			s.dirty = true
+			mk = append(mk, int32(h>>8))
+		}
+		x := obb.Box{Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]}, Axis: obb.Vec2{X: b.UX[i], Y: b.UY[i]}, Half: obb.Vec2{X: b.HX[i], Y: b.HY[i]}}
 		if s.where == inGrid {
 			if key, ok := w.grids[s.kind].cellOf(x); ok && key == s.cell {
 				s.box = x
@@ -141,7 +173,7 @@ func (w *World) sortMoves(k int) {
 		}
 		lv = append(lv, int32(i))
 	}
-	m.stay[k], m.leave[k] = st, lv
+	m.stay[k], m.leave[k], m.marked[k] = st, lv, mk
 }
 
 // region returns the region of the block of x.

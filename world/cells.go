@@ -170,6 +170,7 @@ func (c *columns) level(k int16) {
 	c.r = f32.Up(r)
 }
 
+// add appends the boxes of b, each with the reach c.r.
 func (c *columns) add(b *block) bool {
 	n, x := b.n, &b.cols
 	c.b.CX, c.b.CY = append(c.b.CX, x.CX[:n]...), append(c.b.CY, x.CY[:n]...)

@@ -76,6 +76,43 @@ func TestHandles(t *testing.T) {
 	}
 }
 
+// TestMoveBoxesChecksOnWorkers gives MoveBoxes enough boxes for two workers
+// to check the handles, with a stale one and then a never-issued one in the
+// second worker's range: it must panic on the calling goroutine with
+// slot's message before it moves anything, and the World must still work.
+func TestMoveBoxesChecksOnWorkers(t *testing.T) {
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(4, 4)), 20000, &boxes)
+	w := world.New()
+	w.Workers = 2
+	hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+	w.Remove(hs[19000])
+	var moved soa.Boxes
+	for i := range boxes.Len() {
+		moved.Append(boxes.At(i).Translated(obb.Vec2{X: 0.5}))
+	}
+	testkit.MustPanic(t, fmt.Sprintf("world: MoveBoxes with stale handle %#x", uint32(hs[19000])), func() { w.MoveBoxes(hs, &moved) })
+	bad := slices.Clone(hs)
+	bad[19000] = 0x7fffff01
+	testkit.MustPanic(t, "world: MoveBoxes with handle 0x7fffff01, which this World never issued", func() { w.MoveBoxes(bad, &moved) })
+	if w.Box(hs[0]) != boxes.At(0) || w.Box(hs[18999]) != boxes.At(18999) {
+		t.Fatal("a MoveBoxes that panicked moved boxes")
+	}
+	live := slices.Delete(slices.Clone(hs), 19000, 19001)
+	var rest soa.Boxes
+	for i := range boxes.Len() {
+		if i != 19000 {
+			rest.Append(moved.At(i))
+		}
+	}
+	w.MoveBoxes(live, &rest)
+	for j, h := range live {
+		if w.Box(h) != rest.At(j) {
+			t.Fatalf("box %#x at %v after MoveBoxes, want %v", h, w.Box(h), rest.At(j))
+		}
+	}
+}
+
 // TestDeterminism runs the same steps with every kernel and several worker
 // counts, on enough boxes that the step runs in parallel, and checks that
 // the handles and pairs are the same every time and equal the stateless

@@ -74,7 +74,7 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	w.compact()
 	st.full = w.dynamic > 0 && len(w.dirty)*fullStepShare >= w.dynamic
 	w.findPairs()
-	st.found, st.spare = sortKeys(st.found, st.spare)
+	st.found, st.spare = sortKeys(st.found, st.spare, len(w.slots))
 	st.cur, st.dropped = st.cur[:0], st.dropped[:0]
 	if st.full {
 		st.cur, st.found = st.found, st.cur // the found pairs are all the pairs

@@ -98,49 +98,37 @@ func (w *World) packCells(k int) {
 		r, _ := sizes(int(g.cells[c].key.level))
 		reach := f32.Up(r)
 		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+			// Whole blocks are copied, the lanes past n overwritten by the
+			// next block or left in the padding, except where they would
+			// land on the next worker's share.
 			blk := &g.blocks[b]
 			x, n := &blk.cols, int(blk.n)
-			if at+blockLanes > limit {
-				// The last block of a worker's share that is not the
-				// last: its lanes past n would land on the next worker's.
-				copy(p.b.CX[at:at+n], x.CX[:n])
-				copy(p.b.CY[at:at+n], x.CY[:n])
-				copy(p.b.UX[at:at+n], x.UX[:n])
-				copy(p.b.UY[at:at+n], x.UY[:n])
-				copy(p.b.HX[at:at+n], x.HX[:n])
-				copy(p.b.HY[at:at+n], x.HY[:n])
-				copy(p.h[at:at+n], blk.h[:n])
-				copy(p.f[at:at+n], blk.f[:n])
-				for i := range n {
-					p.reach[at+i] = reach
-				}
-				at += n
-				continue
-			}
-			// Whole blocks are copied, the lanes past n overwritten by the
-			// next block or left in the padding: a fixed-size copy is a few
-			// vector moves, where a copy of n lanes is a call of memmove.
-			put(p.b.CX[at:], &x.CX)
-			put(p.b.CY[at:], &x.CY)
-			put(p.b.UX[at:], &x.UX)
-			put(p.b.UY[at:], &x.UY)
-			put(p.b.HX[at:], &x.HX)
-			put(p.b.HY[at:], &x.HY)
-			put(p.h[at:], &blk.h)
-			put(p.f[at:], &blk.f)
-			rs := (*[blockLanes]float32)(p.reach[at:])
-			for i := range rs {
-				rs[i] = reach
+			put(p.b.CX[at:limit], &x.CX, n)
+			put(p.b.CY[at:limit], &x.CY, n)
+			put(p.b.UX[at:limit], &x.UX, n)
+			put(p.b.UY[at:limit], &x.UY, n)
+			put(p.b.HX[at:limit], &x.HX, n)
+			put(p.b.HY[at:limit], &x.HY, n)
+			put(p.h[at:limit], &blk.h, n)
+			put(p.f[at:limit], &blk.f, n)
+			for i := range p.reach[at:min(at+blockLanes, limit)] {
+				p.reach[at+i] = reach
 			}
 			at += n
 		}
 	}
 }
 
-// put writes the 16 lanes of src at the start of dst. It copies through a
-// local: a copy from one pointer to another, which may overlap as far as
-// the compiler knows, is a call of memmove.
-func put[T any](dst []T, src *[blockLanes]T) {
+// put writes the first n lanes of src, or all 16 when dst has room for
+// them, at the start of dst. A fixed-size copy is a few vector moves, where
+// a copy of n lanes is a call of memmove; it goes through a local, as a
+// copy from one pointer to another, which may overlap as far as the
+// compiler knows, is a call of memmove too.
+func put[T any](dst []T, src *[blockLanes]T, n int) {
+	if len(dst) < blockLanes {
+		copy(dst[:n], src[:n])
+		return
+	}
 	v := *src
 	*(*[blockLanes]T)(dst) = v
 }

@@ -18,8 +18,8 @@ const radixMin = 512
 // It is a least-significant-digit radix sort. When every key's two
 // generation bytes are the same, as in a world whose slots were never
 // reused, keys order as their slot pairs, and the digits are taken from
-// the slots alone: 2·L bits for slots of L bits, three or four digits
-// where a byte a digit took six passes at 100,000 boxes. Otherwise it
+// the slots alone: 2·L bits for slots of L bits, three or four digits,
+// where a byte a digit needs six passes at 100,000 boxes. Otherwise it
 // sorts a byte per pass, skipping the bytes all keys share.
 func sortKeys(keys, scratch []uint64, slots int) (sorted, spare []uint64) {
 	n := len(keys)

@@ -15,3 +15,11 @@ func SortAll(on bool) {
 // SortNone makes those passes go in the callers' order in worlds of every
 // size, until SortAll is called (BenchmarkSortedPasses).
 func SortNone() { largeBytes = math.MaxInt }
+
+// Writes makes MoveBoxes write the boxes that stay in their cells as it
+// does when it calls them direct (as it finds their cells), sorted (by
+// region of blocks) or settle (a pass over every block), whatever the
+// world's size and the number of boxes moved; "" gives it back the choice.
+func Writes(mode string) {
+	forcedWrites = map[string]int{"": -1, "direct": int(writeDirect), "sorted": int(writeSorted), "settle": int(writeSettle)}[mode]
+}

@@ -343,11 +343,19 @@ func runModel(t *testing.T, r *rand.Rand, pool []obb.Box, steps int) {
 			w.Move(m.h[i], b)
 			m.box[i] = b
 		case op < 12:
-			// MoveBoxes of a few boxes, a handle sometimes twice.
+			// MoveBoxes of a few boxes, a handle sometimes twice, or, one
+			// time in four, of a quarter of the boxes or more, each once,
+			// which MoveBoxes writes by a pass over every block.
 			var hs []world.Handle
 			var bs soa.Boxes
-			for range 1 + r.IntN(8) {
-				i := r.IntN(len(m.h))
+			picks := make([]int, 1+r.IntN(8))
+			for j := range picks {
+				picks[j] = r.IntN(len(m.h))
+			}
+			if r.IntN(4) == 0 {
+				picks = r.Perm(len(m.h))[:(len(m.h)+3)/4+r.IntN(len(m.h)*3/4+1)]
+			}
+			for _, i := range picks {
 				b := pool[r.IntN(len(pool))]
 				if r.IntN(2) == 0 {
 					b = m.box[i]

@@ -17,11 +17,9 @@ import (
 // cache lines, in the order of the caller's handles, so all over the
 // grid's memory, and in a world larger than the cache each is a miss and a
 // TLB miss. MoveBoxes finds every box's cell on as many goroutines as
-// Workers allows, and in a large world (regions.go) writes the boxes that
-// stay in their cells after, sorted by block, one region of memory after
-// another (BenchmarkWorldStep, move=bulk against move=each). Boxes that change
-// cells are moved one by one in order, as Move moves them; when hs repeats
-// a handle, every box is.
+// Workers allows, and writes the boxes that stay in their cells in an order
+// that suits memory (writeMode). Boxes that change cells are moved one by
+// one in order, as Move moves them; when hs repeats a handle, every box is.
 func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	if n := b.Len(); n != len(hs) {
 		panic(fmt.Sprintf("world: MoveBoxes with %d handles and %d boxes", len(hs), n))
@@ -44,7 +42,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		}
 		return
 	}
-	m.direct = !w.large()
+	m.mode = w.writeMode(len(hs))
 	w.fanOut(n, (*World).sortMoves)
 	// The workers marked their slots dirty and listed them; the list and
 	// the bitset, which they share, are filled here, in the order of hs, as
@@ -77,9 +75,12 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 			}
 		}
 	}
-	if !m.direct {
+	switch m.mode {
+	case writeSorted:
 		w.bucket(n)
 		w.fanOut(n, (*World).writeMoves)
+	case writeSettle:
+		w.fanOut(n, (*World).settle)
 	}
 	m.hs, m.b = nil, nil
 	w.compact()
@@ -106,7 +107,62 @@ type moves struct {
 	shift  [2]uint              // a block's region is its index >> shift, by Kind
 	keys   []uint16             // regionSort's regions of the boxes
 	seen   []uint64
-	direct bool // write the boxes that stay as their cells are found
+	mode   writeMode // how the boxes that stay get into their blocks
+}
+
+// writeMode is how MoveBoxes writes the boxes that stay in their cells
+// into their blocks.
+type writeMode uint8
+
+const (
+	writeDirect writeMode = iota // as sortMoves finds their cells
+	writeSorted                  // after, sorted by region of blocks (bucket, writeMoves)
+	writeSettle                  // after, by a pass over every block (settle)
+)
+
+// writeMode chooses how a MoveBoxes of m boxes writes. When a quarter of
+// the world's boxes or more move, a pass over every block in memory order,
+// on the workers, each dirty lane copying its slot's pose, reads the slots
+// in a random order but writes each block once, in order, and needs no
+// sort (BenchmarkWorldStep, moved=100%, at 10,000 boxes and up). For fewer
+// boxes that pass would cost more than the moves. In a large world
+// (regions.go) they are then sorted by region of blocks, so that the
+// writes do not miss the cache and the TLB on every box as writes in the
+// caller's order do; in a world the caches hold, the caller's order costs
+// no more than any other.
+func (w *World) writeMode(m int) writeMode {
+	switch {
+	case forcedWrites >= 0:
+		return writeMode(forcedWrites)
+	case 4*m >= w.n:
+		return writeSettle
+	case !w.large():
+		return writeDirect
+	}
+	return writeSorted
+}
+
+// forcedWrites is a writeMode the tests impose (export_test.go), or -1.
+var forcedWrites = -1
+
+// settle is worker k's share of writeSettle's pass: its part of each
+// grid's blocks, in which every lane whose slot is dirty gets its slot's
+// pose. Every box that MoveBoxes moved is dirty, and the slot of a box is
+// its pose's truth, so lanes dirty for other reasons get the pose they
+// hold already. Workers write different blocks.
+func (w *World) settle(k int) {
+	n := len(w.moves.bounds) - 1
+	for g := range w.grids {
+		blocks := w.grids[g].blocks
+		for b := k * len(blocks) / n; b < (k+1)*len(blocks)/n; b++ {
+			blk := &blocks[b]
+			for lane := range blk.n {
+				if i := blk.h[lane] >> 8; w.touched[i>>6]&(1<<(i&63)) != 0 {
+					blk.set(lane, w.slots[i].box)
+				}
+			}
+		}
+	}
 }
 
 // stay is a box that MoveBoxes writes in place: its new pose, its block,
@@ -163,9 +219,10 @@ func (w *World) sortMoves(k int) {
 		if s.where == inGrid {
 			if key, ok := w.grids[s.kind].cellOf(x); ok && key == s.cell {
 				s.box = x
-				if m.direct {
+				switch m.mode {
+				case writeDirect:
 					w.grids[s.kind].blocks[s.block].set(s.lane, x)
-				} else {
+				case writeSorted:
 					st = append(st, stay{box: x, blk: s.block, lane: s.lane | int32(s.kind)<<8, slot: int32(h >> 8)})
 				}
 				continue
@@ -191,16 +248,24 @@ func (w *World) bucket(n int) {
 	m.sorted, m.keys = regionSort(m.sorted, m.keys, m.start[:], m.stay[:n], m.region)
 }
 
-// writeMoves is worker k's share of the writes, of n: the regions from
-// k·R/n to (k+1)·R/n, R = 2·regions. Regions hold different blocks, so no
-// two workers write the same block.
+// writeMoves is worker k's share of the writes, of n: whole regions, from
+// the first that starts at or after k/n of the boxes to the first that
+// starts at or after (k+1)/n. Regions hold different blocks, so no two
+// workers write the same block; the cuts go by boxes, not by regions, as a
+// world of Dynamic boxes only has its writes in the first half of the
+// regions.
 func (w *World) writeMoves(k int) {
 	m := &w.moves
 	n := len(m.bounds) - 1
-	const all = 2 * regions
-	for _, x := range m.sorted[m.start[k*all/n]:m.start[(k+1)*all/n]] {
+	for _, x := range m.sorted[m.cut(k, n):m.cut(k+1, n)] {
 		w.grids[x.lane>>8].blocks[x.blk].set(x.lane&0xff, x.box)
 	}
+}
+
+// cut returns where worker k of n starts in sorted (writeMoves).
+func (m *moves) cut(k, n int) int32 {
+	r, _ := slices.BinarySearch(m.start[:], int32(k*len(m.sorted)/n))
+	return m.start[r]
 }
 
 // repeats reports whether a handle occurs twice in hs, with a bitset of

@@ -8,8 +8,9 @@ import (
 
 // A large world's grids outgrow the caches, and a pass that visits boxes in
 // the caller's order, or in the order they were marked dirty, misses the
-// cache and the TLB on every block. MoveBoxes' writes and the incremental
-// step's queries then go in block order instead: the boxes are
+// cache and the TLB on every block. MoveBoxes' writes, when it moves fewer
+// than a quarter of the boxes (writeMode), and the incremental step's
+// queries then go in block order instead: the boxes are
 // counting-sorted into regions, 256 per grid, of consecutive blocks, each
 // a small part of memory whose pages the TLB holds, and are visited region
 // after region.

@@ -127,13 +127,16 @@ func TestDeterminism(t *testing.T) {
 	var first [][]world.Pair
 	var firstHandles []world.Handle
 	defer world.SortAll(false)
+	defer world.Writes("")
 	testkit.EachImpl(func(impl string) {
 		for _, c := range []struct {
 			workers int
-			sorted  bool // MoveBoxes sorts its writes, as in a large world
-		}{{1, false}, {2, false}, {2, true}, {3, true}} {
+			sorted  bool   // the passes in block order, as in a large world
+			writes  string // how MoveBoxes writes (world.Writes)
+		}{{1, false, ""}, {2, false, "direct"}, {2, true, "sorted"}, {3, true, "settle"}} {
 			workers := c.workers
 			world.SortAll(c.sorted)
+			world.Writes(c.writes)
 			w := world.New()
 			w.Workers = workers
 			hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)

@@ -58,7 +58,6 @@ func (w *World) Clear() {
 				s.gen = 1
 			}
 		}
-		s.dirty = false
 	}
 	w.free = queue{ring: w.free.ring[:0]}
 	for i := range w.slots {

@@ -44,12 +44,12 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	}
 	m.mode = w.writeMode(len(hs))
 	w.fanOut(n, (*World).sortMoves)
-	// The workers marked their slots dirty and listed them; the list and
-	// the bitset, which they share, are filled here, in the order of hs, as
-	// the Moves would fill them.
+	// The workers listed the slots not yet dirty; the dirty list and the
+	// bitset, which they share, are filled here, in the order of hs, as the
+	// Moves would fill them.
 	for k := range n {
+		w.dirty = append(w.dirty, m.marked[k]...)
 		for _, i := range m.marked[k] {
-			w.dirty = append(w.dirty, i)
 			w.touched[i>>6] |= 1 << (i & 63)
 		}
 	}
@@ -200,10 +200,11 @@ func (w *World) checkMoves(k int) {
 	}
 }
 
-// sortMoves is worker k's pass over its range: it marks each box's slot
-// dirty, finds the box's cell, and records it in the worker's stay list,
-// its new pose written in its slot, or its leave list. Workers write
-// different slots (no handle repeats) and their own lists only.
+// sortMoves is worker k's pass over its range: it lists the slots not yet
+// dirty, finds each box's cell, and records the box in the worker's stay
+// list, its new pose written in its slot, or its leave list. Workers write
+// different slots (no handle repeats) and their own lists only, and read
+// the dirty bitset, which only the caller writes, after them.
 func (w *World) sortMoves(k int) {
 	m := &w.moves
 	st, lv, mk := m.stay[k][:0], m.leave[k][:0], m.marked[k][:0]
@@ -211,8 +212,7 @@ func (w *World) sortMoves(k int) {
 	for i := m.bounds[k]; i < m.bounds[k+1]; i++ {
 		h := m.hs[i]
 		s := &w.slots[h>>8]
-		if !s.dirty {
-			s.dirty = true
+		if !w.isDirty(int32(h >> 8)) {
 			mk = append(mk, int32(h>>8))
 		}
 		x := obb.Box{Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]}, Axis: obb.Vec2{X: b.UX[i], Y: b.UY[i]}, Half: obb.Vec2{X: b.HX[i], Y: b.HY[i]}}

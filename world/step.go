@@ -79,28 +79,14 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	if st.full {
 		st.cur, st.found = st.found, st.cur // the found pairs are all the pairs
 	} else {
-		// The remembered pairs that stand, neither box touched (moved,
-		// refiltered, removed, or its slot reused), merged in order with
-		// the found ones in the same pass. The bitset, an eighth of a byte
-		// a slot, stays in the cache where the slots would not
-		// (BenchmarkWorldStep, scene=rts, moved=1%).
-		found, j := st.found, 0
-		for _, k := range st.prev {
-			a, b := k>>40, uint64(uint32(k)>>8)
-			if w.touched[a>>6]&(1<<(a&63)) != 0 || w.touched[b>>6]&(1<<(b&63)) != 0 {
-				st.dropped = append(st.dropped, k)
-				continue
-			}
-			for ; j < len(found) && found[j] < k; j++ {
-				st.cur = append(st.cur, found[j])
-			}
-			st.cur = append(st.cur, k)
-		}
-		st.cur = append(st.cur, found[j:]...)
+		st.keep(w.touched)
 	}
-	for _, i := range w.dirty {
-		w.slots[i].dirty = false
-		w.touched[i>>6] = 0
+	if len(w.dirty) >= len(w.touched) {
+		clear(w.touched)
+	} else {
+		for _, i := range w.dirty {
+			w.touched[i>>6] = 0
+		}
 	}
 	w.dirty = w.dirty[:0]
 	if st.full {
@@ -119,6 +105,27 @@ func (w *World) Pairs(dst []Pair) []Pair {
 		dst[start+i] = pairOf(k)
 	}
 	return dst
+}
+
+// keep puts in st.cur the remembered pairs that stand, neither box touched
+// (moved, refiltered, removed, or its slot reused), merged in order with
+// the found ones in the same pass, and in st.dropped the others. The
+// bitset, an eighth of a byte a slot, stays in the cache where the slots
+// would not (BenchmarkWorldStep, scene=rts, moved=1%).
+func (st *stepper) keep(touched []uint64) {
+	found, j := st.found, 0
+	for _, k := range st.prev {
+		a, b := k>>40, uint64(uint32(k)>>8)
+		if touched[a>>6]&(1<<(a&63)) != 0 || touched[b>>6]&(1<<(b&63)) != 0 {
+			st.dropped = append(st.dropped, k)
+			continue
+		}
+		for ; j < len(found) && found[j] < k; j++ {
+			st.cur = append(st.cur, found[j])
+		}
+		st.cur = append(st.cur, k)
+	}
+	st.cur = append(st.cur, found[j:]...)
 }
 
 // findPairs puts in st.found the pairs of the dirty boxes, or with
@@ -261,11 +268,10 @@ func (w *World) pairsOf(dst []uint64, h Handle, s *slot) []uint64 {
 	q := batch.Query{CX: b.Center.X, CY: b.Center.Y, UX: b.Axis.X, UY: b.Axis.Y, HX: b.Half.X, HY: b.Half.Y}
 	take := func(x Handle) {
 		o := &w.slots[x>>8]
-		later := o.dirty
-		if w.step.full {
-			later = o.where == inInfinite
+		if x == h || (s.kind == Static && o.kind == Static) || !s.filter.allows(o.filter) {
+			return
 		}
-		if x == h || (later && x < h) || (s.kind == Static && o.kind == Static) || !s.filter.allows(o.filter) {
+		if x < h && (w.step.full && o.where == inInfinite || !w.step.full && w.isDirty(int32(x>>8))) {
 			return
 		}
 		dst = append(dst, key(h, x))

@@ -55,7 +55,6 @@ type slot struct {
 	live   bool
 	kind   Kind
 	where  uint8
-	dirty  bool    // inserted, moved, refiltered or removed since the last Pairs
 	block  int32   // inGrid: the block holding the box; inInfinite: its index in the list
 	lane   int32   // inGrid: the lane in the block
 	cell   cellKey // inGrid: the cell, kept here so that Move reads no block to compare
@@ -77,8 +76,8 @@ type World struct {
 	infinite []Handle // boxes without finite bounds: an infinity, or a zero axis
 
 	lifted  []Handle // lift's list of a level's boxes
-	dirty   []int32  // slots marked dirty since the last Pairs
-	touched []uint64 // the same slots as a bitset, read once per remembered pair
+	dirty   []int32  // slots marked dirty since the last Pairs (markDirty)
+	touched []uint64 // the same slots as a bitset: a slot's mark, kept out of the slots so that a pass over the remembered pairs reads it from the cache
 
 	// Workers is how many goroutines Pairs and MoveBoxes use; 0 or 1 means
 	// the calling goroutine only, a negative value runtime.GOMAXPROCS(0).
@@ -135,7 +134,7 @@ func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 		w.dynamic++
 	}
 	w.place(h, s)
-	w.markDirty(i, s)
+	w.markDirty(i)
 	return h
 }
 
@@ -148,14 +147,14 @@ func (w *World) Move(h Handle, b obb.Box) {
 		if key, ok := g.cellOf(b); ok && key == s.cell {
 			g.blocks[s.block].set(s.lane, b)
 			s.box = b
-			w.markDirty(int32(h>>8), s)
+			w.markDirty(int32(h >> 8))
 			return
 		}
 	}
 	w.unplace(s)
 	s.box = b
 	w.place(h, s)
-	w.markDirty(int32(h>>8), s)
+	w.markDirty(int32(h >> 8))
 	w.compact()
 }
 
@@ -164,7 +163,7 @@ func (w *World) Move(h Handle, b obb.Box) {
 func (w *World) Remove(h Handle) {
 	s := w.slot(h, "Remove")
 	w.unplace(s)
-	w.markDirty(int32(h>>8), s)
+	w.markDirty(int32(h >> 8))
 	s.live = false
 	s.gen++
 	if s.gen == 0 {
@@ -194,7 +193,7 @@ func (w *World) SetFilter(h Handle, f Filter) {
 	if s.where == inGrid {
 		w.grids[s.kind].blocks[s.block].f[s.lane] = f
 	}
-	w.markDirty(int32(h>>8), s)
+	w.markDirty(int32(h >> 8))
 }
 
 // Contains reports whether h names a live box of w.
@@ -317,13 +316,17 @@ func (w *World) lift(g *grid) {
 	}
 }
 
-func (w *World) markDirty(i int32, s *slot) {
-	if !s.dirty {
-		s.dirty = true
+// markDirty records that slot i was inserted, moved, refiltered or removed
+// since the last Pairs.
+func (w *World) markDirty(i int32) {
+	if !w.isDirty(i) {
 		w.dirty = append(w.dirty, i)
 		w.touched[i>>6] |= 1 << (i & 63)
 	}
 }
+
+// isDirty reports whether slot i was marked dirty since the last Pairs.
+func (w *World) isDirty(i int32) bool { return w.touched[i>>6]&(1<<(i&63)) != 0 }
 
 // queue is a first-in, first-out queue of slot numbers in a ring.
 type queue struct {

@@ -120,3 +120,25 @@ func TestUniformSceneHasOneLevel(t *testing.T) {
 		t.Fatalf("levels %v, want one", g.levels)
 	}
 }
+
+// TestWorkersShareRoom checks that after a step on two workers, each
+// worker's list of pairs has the room of the roomiest, so that a later
+// step where another worker takes the most allocates nothing.
+func TestWorkersShareRoom(t *testing.T) {
+	var b soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(6, 6)), 20000, &b)
+	for i := 0; i < b.Len(); i += 100 {
+		b.HX[i], b.HY[i] = 30*b.HX[i], 30*b.HY[i]
+	}
+	w := New()
+	w.Workers = 2
+	w.InsertBoxes(nil, &b, Dynamic, DefaultFilter)
+	w.Pairs(nil)
+	st := &w.step
+	if len(st.wk) < 2 {
+		t.Fatalf("the step ran on %d workers", len(st.wk))
+	}
+	if c0, c1 := cap(st.wk[0]), cap(st.wk[1]); c0 != c1 || c0 == 0 {
+		t.Fatalf("the workers' lists have room for %d and %d pairs", c0, c1)
+	}
+}

@@ -152,8 +152,19 @@ func (w *World) findPairs() {
 	}
 	st.next.Store(0)
 	w.fanOut(n, (*World).work)
+	// Which worker takes which items changes from step to step, and so
+	// does the room each needs: every worker gets the room of the roomiest,
+	// so that steps like the ones before allocate nothing, whichever worker
+	// takes the most.
+	room := 0
 	for i := range n {
 		st.found = append(st.found, st.wk[i]...)
+		room = max(room, cap(st.wk[i]))
+	}
+	for i := range n {
+		if cap(st.wk[i]) < room {
+			st.wk[i] = make([]uint64, 0, room)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/obb2d/obb2d/internal/batch"
@@ -193,15 +194,25 @@ func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int
 			w.Move(h, poses[k&1].At(j))
 		}
 	}
-	// Eight steps before the timer, so that the World's pair buffers and
-	// the caller's have grown to size: Pairs passes four buffers around
-	// (the found pairs, the sort's other buffer, the current pairs and the
-	// last call's), and each must have held the pairs of the pose with
-	// more (the two poses of the RTS scene's boxes differ by half).
+	// Steps before the timer until the World's pair buffers and the
+	// caller's have grown to size: at least two, and then until a step
+	// allocates less than 4 KiB (the runtime's records of the workers'
+	// goroutines are a few hundred bytes), at most eight. Pairs passes
+	// four buffers around (the found pairs, the sort's other buffer, the
+	// current pairs and the last call's), and each must have held the pairs
+	// of the pose with more: the two poses of the RTS scene's boxes differ
+	// by half.
 	pairs := w.Pairs(nil)
+	var ms runtime.MemStats
 	for k := range 8 {
+		runtime.ReadMemStats(&ms)
+		before := ms.TotalAlloc
 		move(k)
 		pairs = w.Pairs(pairs[:0])
+		runtime.ReadMemStats(&ms)
+		if k >= 1 && ms.TotalAlloc-before < 4<<10 {
+			break
+		}
 	}
 	b.ReportAllocs()
 	found := 0

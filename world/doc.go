@@ -34,8 +34,9 @@
 // Pairs remembers the last step's pairs and tests only the boxes inserted,
 // moved or refiltered since; the others' pairs stand. When many boxes
 // moved, it recomputes every pair cell by cell instead. MoveBoxes moves
-// many boxes in one call, on several goroutines, and in a large world
-// writes them block by block rather than in the caller's order.
+// many boxes in one call, on several goroutines, and writes them block by
+// block rather than in the caller's order when there are many or the world
+// is large.
 //
 // # Handles
 //

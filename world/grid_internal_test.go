@@ -121,10 +121,11 @@ func TestUniformSceneHasOneLevel(t *testing.T) {
 	}
 }
 
-// TestWorkersHaveRoom checks that after a step on two workers, each
-// worker's list has room for all of the step's pairs, so that a later
-// step allocates nothing whichever worker takes the most.
-func TestWorkersHaveRoom(t *testing.T) {
+// TestBuffersHaveRoom checks that after a step on two workers, each
+// worker's list and each buffer Pairs passes around has room for all of
+// the step's pairs, so that a later step like it allocates nothing
+// whichever worker takes the most and whichever buffer holds what.
+func TestBuffersHaveRoom(t *testing.T) {
 	var b soa.Boxes
 	scene.Uniform(rand.New(rand.NewPCG(6, 6)), 20000, &b)
 	for i := 0; i < b.Len(); i += 100 {
@@ -141,6 +142,11 @@ func TestWorkersHaveRoom(t *testing.T) {
 	for i, l := range st.wk[:2] {
 		if cap(l) < len(st.prev) || len(st.prev) == 0 {
 			t.Fatalf("worker %d's list has room for %d pairs, the step found %d", i, cap(l), len(st.prev))
+		}
+	}
+	for name, b := range map[string][]uint64{"found": st.found, "spare": st.spare, "cur": st.cur} {
+		if cap(b) < len(st.prev) {
+			t.Fatalf("%s has room for %d pairs, the step found %d", name, cap(b), len(st.prev))
 		}
 	}
 }

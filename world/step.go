@@ -99,12 +99,29 @@ func (w *World) Pairs(dst []Pair) []Pair {
 		st.events(st.dropped, st.found)
 	}
 	st.prev, st.cur = st.cur, st.prev
+	st.room()
 	start := len(dst)
 	dst = slices.Grow(dst, len(st.prev))[:start+len(st.prev)]
 	for i, k := range st.prev {
 		dst[start+i] = pairOf(k)
 	}
 	return dst
+}
+
+// room gives the buffers that pass the pairs around (found, spare, cur)
+// room for as many as the step found in all (prev). Which buffer holds what
+// changes from step to step, so without it a buffer grows when it first
+// takes the pairs of a step with more than it has held, which can be many
+// steps after the first such step: the RTS scene's boxes alternating
+// between two poses, one with half as many pairs again, grew buffers six
+// steps on (BenchmarkWorldStep, world=rts).
+func (st *stepper) room() {
+	n := len(st.prev)
+	for _, b := range []*[]uint64{&st.found, &st.spare, &st.cur} {
+		if cap(*b) < n {
+			*b = make([]uint64, 0, n)
+		}
+	}
 }
 
 // keep puts in st.cur the remembered pairs that stand, neither box touched

@@ -3,7 +3,9 @@ package world
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 
+	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
@@ -154,13 +156,34 @@ func (w *World) settle(k int) {
 	n := len(w.moves.bounds) - 1
 	for g := range w.grids {
 		blocks := w.grids[g].blocks
-		for b := k * len(blocks) / n; b < (k+1)*len(blocks)/n; b++ {
+		end := (k + 1) * len(blocks) / n
+		for b := k * len(blocks) / n; b < end; b++ {
+			if a := b + settleAhead; a < end {
+				w.prefetchSlots(&blocks[a])
+			}
 			blk := &blocks[b]
 			for lane := range blk.n {
 				if i := blk.h[lane] >> 8; w.touched[i>>6]&(1<<(i&63)) != 0 {
 					blk.set(lane, w.slots[i].box)
 				}
 			}
+		}
+	}
+}
+
+// settleAhead is how many blocks ahead of its writes settle asks for the
+// slots it will read. The slots are read in a random order, a cache miss
+// (and in a large world a TLB miss) each; asked for ahead, their misses
+// overlap instead of stalling each lane's copy in turn
+// (BenchmarkWorldStep, moved=100%/move=bulk, at 1,000,000 boxes and more;
+// 8 or 16 blocks ahead measured the same as 4).
+const settleAhead = 4
+
+// prefetchSlots asks for the boxes of the dirty slots of blk's lanes.
+func (w *World) prefetchSlots(blk *block) {
+	for lane := range blk.n {
+		if i := blk.h[lane] >> 8; w.touched[i>>6]&(1<<(i&63)) != 0 {
+			batch.Prefetch(unsafe.Pointer(&w.slots[i].box), unsafe.Sizeof(obb.Box{}))
 		}
 	}
 }

@@ -51,6 +51,7 @@ type bands struct {
 	last       []int32   // each box's last band
 	start      []int     // where each band's boxes start in idx, then the end
 	idx        []int32   // the boxes of each band, ascending within a band
+	home       []bool    // as idx: whether this band is the box's first
 	all        soa.Boxes // every band's boxes, band after band, as idx
 	set        soa.Boxes // one band's boxes: a view of all
 	pairs      []Pair    // one band's pairs
@@ -107,6 +108,7 @@ func (f *Finder) allBands(dst []Pair, b *soa.Boxes, k int) ([]Pair, bool) {
 	}
 	total := bs.start[k]
 	bs.idx = slices.Grow(bs.idx[:0], total)[:total]
+	bs.home = slices.Grow(bs.home[:0], total)[:total]
 	// Copy every box into each of its bands' columns in one pass over the
 	// boxes in order: the reads stream, and the writes go to k places that
 	// each advance in order. A copy band by band would read each band's
@@ -122,6 +124,7 @@ func (f *Finder) allBands(dst []Pair, b *soa.Boxes, k int) ([]Pair, bool) {
 		for t := bs.first[i]; t <= bs.last[i]; t++ {
 			at := fill[t]
 			bs.idx[at] = int32(i)
+			bs.home[at] = t == bs.first[i]
 			all.CX[at], all.CY[at], all.UX[at], all.UY[at], all.HX[at], all.HY[at] = b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i]
 			fill[t]++
 		}
@@ -132,15 +135,18 @@ func (f *Finder) allBands(dst []Pair, b *soa.Boxes, k int) ([]Pair, bool) {
 	bs.runs = bs.runs[:0]
 	for t := range k {
 		lo, hi := bs.start[t], bs.start[t+1]
-		members := bs.idx[lo:hi]
+		members, home := bs.idx[lo:hi], bs.home[lo:hi]
 		bs.set = soa.Boxes{CX: all.CX[lo:hi:hi], CY: all.CY[lo:hi:hi], UX: all.UX[lo:hi:hi], UY: all.UY[lo:hi:hi], HX: all.HX[lo:hi:hi], HY: all.HY[lo:hi:hi]}
 		bs.pairs = bs.inner.sweepAll(bs.pairs[:0], &bs.set)
 		bs.candidates += bs.inner.Candidates()
 		bs.runs = append(bs.runs, len(dst))
+		// Both boxes are in band t, so their first bands are t or lower:
+		// the pair's band, the higher of the two, is t when either box's
+		// first band is. home keeps that beside the band's members, where
+		// reading first would miss the cache on every pair of a large set.
 		for _, p := range bs.pairs {
-			i, j := members[p.I], members[p.J]
-			if max(bs.first[i], bs.first[j]) == int32(t) {
-				dst = append(dst, Pair{i, j})
+			if home[p.I] || home[p.J] {
+				dst = append(dst, Pair{members[p.I], members[p.J]})
 			}
 		}
 	}

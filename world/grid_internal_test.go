@@ -123,8 +123,10 @@ func TestUniformSceneHasOneLevel(t *testing.T) {
 
 // TestBuffersHaveRoom checks that after a step on two workers, each
 // worker's list and each buffer Pairs passes around has room for all of
-// the step's pairs, so that a later step like it allocates nothing
-// whichever worker takes the most and whichever buffer holds what.
+// the step's pairs, and each worker's scratch columns the room of the
+// roomiest's, so that a later step like it allocates nothing whichever
+// worker takes the most or the largest cell and whichever buffer holds
+// what.
 func TestBuffersHaveRoom(t *testing.T) {
 	var b soa.Boxes
 	scene.Uniform(rand.New(rand.NewPCG(6, 6)), 20000, &b)
@@ -149,4 +151,19 @@ func TestBuffersHaveRoom(t *testing.T) {
 			t.Fatalf("%s has room for %d pairs, the step found %d", name, cap(b), len(st.prev))
 		}
 	}
+	// The large boxes are a level of their own, so the workers gathered
+	// boxes into their columns as well as runs.
+	first := columnsRoom(&st.cols[0])
+	if slices.Contains(first, 0) {
+		t.Fatalf("worker 0's columns have room %v: some were never used", first)
+	}
+	if second := columnsRoom(&st.cols[1]); !slices.Equal(first, second) {
+		t.Fatalf("the workers' columns have room %v and %v", first, second)
+	}
+}
+
+// columnsRoom returns the capacities of c's slices.
+func columnsRoom(c *columns) []int {
+	return []int{cap(c.runs), cap(c.bits), cap(c.rch), cap(c.h), cap(c.f),
+		cap(c.b.CX), cap(c.b.CY), cap(c.b.UX), cap(c.b.UY), cap(c.b.HX), cap(c.b.HY)}
 }

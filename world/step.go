@@ -183,6 +183,7 @@ func (w *World) findPairs() {
 			st.wk[i] = make([]uint64, 0, len(st.found))
 		}
 	}
+	shareRoom(st.cols[:n])
 }
 
 // queueDirty puts in st.queue the dirty boxes in the order the step

@@ -134,17 +134,18 @@ func put[T any](dst []T, src *[blockLanes]T, n int) {
 }
 
 // columns is a worker's scratch for one cell: the runs and bitsets of its
-// kernel calls, and the boxes of other levels and of the Static grid that
-// can pair with the cell's boxes, gathered with their reaches, handles and
-// filters.
+// kernel calls, the packed ranges of the higher levels' cells its boxes
+// reach, and the boxes of the Static grid that can pair with them,
+// gathered with their reaches, handles and filters.
 type columns struct {
-	runs []int32
-	bits []uint64
-	b    soa.Boxes
-	r    float32 // the reach of the boxes add is given: their level's R, rounded up
-	rch  []float32
-	h    []Handle
-	f    []Filter
+	runs   []int32
+	bits   []uint64
+	ranges []packedRange // crossPairs' ranges of the packed columns
+	b      soa.Boxes
+	r      float32 // the reach of the boxes add is given: their level's R, rounded up
+	rch    []float32
+	h      []Handle
+	f      []Filter
 }
 
 func (c *columns) reset() {
@@ -164,12 +165,14 @@ func shareRoom(cols []columns) {
 	for i := range cols {
 		c := &cols[i]
 		m.runs, m.bits, m.rch, m.h, m.f = roomier(m.runs, c.runs), roomier(m.bits, c.bits), roomier(m.rch, c.rch), roomier(m.h, c.h), roomier(m.f, c.f)
+		m.ranges = roomier(m.ranges, c.ranges)
 		m.b.CX, m.b.CY, m.b.UX = roomier(m.b.CX, c.b.CX), roomier(m.b.CY, c.b.CY), roomier(m.b.UX, c.b.UX)
 		m.b.UY, m.b.HX, m.b.HY = roomier(m.b.UY, c.b.UY), roomier(m.b.HX, c.b.HX), roomier(m.b.HY, c.b.HY)
 	}
 	for i := range cols {
 		c := &cols[i]
 		c.runs, c.bits, c.rch, c.h, c.f = room(c.runs, m.runs), room(c.bits, m.bits), room(c.rch, m.rch), room(c.h, m.h), room(c.f, m.f)
+		c.ranges = room(c.ranges, m.ranges)
 		c.b.CX, c.b.CY, c.b.UX = room(c.b.CX, m.b.CX), room(c.b.CY, m.b.CY), room(c.b.UX, m.b.UX)
 		c.b.UY, c.b.HX, c.b.HY = room(c.b.UY, m.b.UY), room(c.b.HX, m.b.HX), room(c.b.HY, m.b.HY)
 	}
@@ -298,28 +301,39 @@ func (w *World) cellPairs(dst []uint64, cols *columns, p *packed, c int32) []uin
 		run(i, lo, hi)
 	}
 	cols.runs = runs
-	if words > 0 {
-		if cap(cols.bits) < words {
-			cols.bits = make([]uint64, 2*words)
-		}
-		out := cols.bits[:words]
-		batch.RunsPruned(&p.b, &p.b, p.reach, p.reach, runs, out)
-		for k := 0; k < len(runs); k += 3 {
-			q, lo, hi := runs[k], runs[k+1], runs[k+2]
-			m := batch.Words(int(hi - lo))
-			h, f := p.h[q], p.f[q]
-			for wi, word := range out[:m] {
-				for ; word != 0; word &= word - 1 {
-					x := lo + int32(wi<<6+mathbits.TrailingZeros64(word))
-					if f.allows(p.f[x]) {
-						dst = append(dst, key(h, p.h[x]))
-					}
+	dst = cols.test(dst, p, &p.b, p.reach, p.h, p.f, words)
+	return w.crossPairs(dst, cols, p, ck, first, end)
+}
+
+// test runs the kernel on cols.runs, whose queries are packed boxes and
+// whose ranges index b, with reaches reach, handles h and filters f, words
+// bitset words in all, and appends the pairs it reports that the filters
+// allow.
+func (cols *columns) test(dst []uint64, p *packed, b *soa.Boxes, reach []float32, h []Handle, f []Filter, words int) []uint64 {
+	if words == 0 {
+		return dst
+	}
+	if cap(cols.bits) < words {
+		cols.bits = make([]uint64, 2*words)
+	}
+	out := cols.bits[:words]
+	runs := cols.runs
+	batch.RunsPruned(&p.b, b, p.reach, reach, runs, out)
+	for k := 0; k < len(runs); k += 3 {
+		q, lo, hi := runs[k], runs[k+1], runs[k+2]
+		m := batch.Words(int(hi - lo))
+		qh, qf := p.h[q], p.f[q]
+		for wi, word := range out[:m] {
+			for ; word != 0; word &= word - 1 {
+				x := lo + int32(wi<<6+mathbits.TrailingZeros64(word))
+				if qf.allows(f[x]) {
+					dst = append(dst, key(qh, h[x]))
 				}
 			}
-			out = out[m:]
 		}
+		out = out[m:]
 	}
-	return w.crossPairs(dst, cols, p, ck, first, end)
+	return dst
 }
 
 // crossPairs appends the pairs of cell ck's boxes, packed at [first, end),
@@ -347,13 +361,35 @@ func (w *World) crossPairs(dst []uint64, cols *columns, p *packed, ck cellKey, f
 	if ck.y == maxCoord {
 		hi.Y = f32.Up(0x1p200)
 	}
-	cols.reset()
+	// The higher Dynamic levels' boxes are packed too: the cells in reach
+	// are ranges of the packed columns, which the kernel reads in place.
+	// Gathering their boxes into columns copied each once per lower cell
+	// that reaches it (BenchmarkWorldStep, world=rts and world=mixed).
+	ranges := cols.ranges[:0]
 	for _, k := range g.levels {
 		if k > ck.level {
-			cols.level(k)
-			g.visitLevel(k, lo, hi, cols.add)
+			last := int32(-1)
+			g.visitLevel(k, lo, hi, func(b *block) bool {
+				if b.cell != last { // a cell's blocks come one after the other
+					last = b.cell
+					ranges = appendRange(ranges, packedRange{p.start[last], p.start[last+1]})
+				}
+				return false
+			})
 		}
 	}
+	cols.ranges = ranges
+	runs, words := cols.runs[:0], 0
+	for _, r := range ranges {
+		words += int(end-first) * batch.Words(int(r.hi-r.lo))
+		for i := first; i < end; i++ {
+			runs = append(runs, i, r.lo, r.hi)
+		}
+	}
+	cols.runs = runs
+	dst = cols.test(dst, p, &p.b, p.reach, p.h, p.f, words)
+	// The Static grid's boxes are gathered.
+	cols.reset()
 	for _, k := range st.levels {
 		cols.level(k)
 		st.visitLevel(k, lo, hi, cols.add)
@@ -367,29 +403,20 @@ func (w *World) crossPairs(dst []uint64, cols *columns, p *packed, ck cellKey, f
 	var pad block
 	pad.n = blockLanes
 	cols.add(&pad)
-	runs := cols.runs[:0]
+	runs = cols.runs[:0]
 	for i := first; i < end; i++ {
 		runs = append(runs, i, 0, m)
 	}
 	cols.runs = runs
-	words := int(end-first) * batch.Words(int(m))
-	if cap(cols.bits) < words {
-		cols.bits = make([]uint64, 2*words)
+	return cols.test(dst, p, &cols.b, cols.rch, cols.h, cols.f, int(end-first)*batch.Words(int(m)))
+}
+
+// appendRange appends r to rs, joined to the last range when it follows it
+// in the packed columns: compact lays a row's cells one after the other.
+func appendRange(rs []packedRange, r packedRange) []packedRange {
+	if n := len(rs); n > 0 && rs[n-1].hi == r.lo {
+		rs[n-1].hi = r.hi
+		return rs
 	}
-	out := cols.bits[:words]
-	batch.RunsPruned(&p.b, &cols.b, p.reach, cols.rch, runs, out)
-	per := batch.Words(int(m))
-	for i := first; i < end; i++ {
-		h, f := p.h[i], p.f[i]
-		for wi, word := range out[:per] {
-			for ; word != 0; word &= word - 1 {
-				x := wi<<6 + mathbits.TrailingZeros64(word)
-				if f.allows(cols.f[x]) {
-					dst = append(dst, key(h, cols.h[x]))
-				}
-			}
-		}
-		out = out[per:]
-	}
-	return dst
+	return append(rs, r)
 }

@@ -136,6 +136,9 @@ func TestBuffersHaveRoom(t *testing.T) {
 	w := New()
 	w.Workers = 2
 	w.InsertBoxes(nil, &b, Dynamic, DefaultFilter)
+	for i := 0; i < b.Len(); i += 100 {
+		w.Insert(b.At(i), Static, DefaultFilter)
+	}
 	w.Pairs(nil)
 	st := &w.step
 	if len(st.wk) < 2 {
@@ -151,8 +154,9 @@ func TestBuffersHaveRoom(t *testing.T) {
 			t.Fatalf("%s has room for %d pairs, the step found %d", name, cap(b), len(st.prev))
 		}
 	}
-	// The large boxes are a level of their own, so the workers gathered
-	// boxes into their columns as well as runs.
+	// The large boxes are a level of their own, in both grids, so the
+	// workers tested ranges of the packed columns and gathered the Static
+	// boxes into their columns.
 	first := columnsRoom(&st.cols[0])
 	if slices.Contains(first, 0) {
 		t.Fatalf("worker 0's columns have room %v: some were never used", first)
@@ -164,6 +168,6 @@ func TestBuffersHaveRoom(t *testing.T) {
 
 // columnsRoom returns the capacities of c's slices.
 func columnsRoom(c *columns) []int {
-	return []int{cap(c.runs), cap(c.bits), cap(c.rch), cap(c.h), cap(c.f),
+	return []int{cap(c.runs), cap(c.bits), cap(c.ranges), cap(c.rch), cap(c.h), cap(c.f),
 		cap(c.b.CX), cap(c.b.CY), cap(c.b.UX), cap(c.b.UY), cap(c.b.HX), cap(c.b.HY)}
 }

@@ -154,11 +154,12 @@ var forcedWrites = -1
 // hold already. Workers write different blocks.
 func (w *World) settle(k int) {
 	n := len(w.moves.bounds) - 1
+	ahead := w.large()
 	for g := range w.grids {
 		blocks := w.grids[g].blocks
 		end := (k + 1) * len(blocks) / n
 		for b := k * len(blocks) / n; b < end; b++ {
-			if a := b + settleAhead; a < end {
+			if a := b + settleAhead; ahead && a < end {
 				w.prefetchSlots(&blocks[a])
 			}
 			blk := &blocks[b]
@@ -172,11 +173,12 @@ func (w *World) settle(k int) {
 }
 
 // settleAhead is how many blocks ahead of its writes settle asks for the
-// slots it will read. The slots are read in a random order, a cache miss
-// (and in a large world a TLB miss) each; asked for ahead, their misses
-// overlap instead of stalling each lane's copy in turn
+// slots it will read, in a large world (regions.go). The slots are read in
+// a random order, a cache miss and a TLB miss each; asked for ahead, their
+// misses overlap instead of stalling each lane's copy in turn
 // (BenchmarkWorldStep, moved=100%/move=bulk, at 1,000,000 boxes and more;
-// 8 or 16 blocks ahead measured the same as 4).
+// 8 or 16 blocks ahead measured the same as 4). In a world the caches
+// hold, the asking costs more than it saves (at 10,000 boxes).
 const settleAhead = 4
 
 // prefetchSlots asks for the boxes of the dirty slots of blk's lanes.

@@ -161,37 +161,33 @@ func (c *columns) reset() {
 // an allocation in about one run of five). Their contents are rebuilt for
 // every cell, so none is kept.
 func shareRoom(cols []columns) {
-	var m columns
-	for i := range cols {
-		c := &cols[i]
-		m.runs, m.bits, m.rch, m.h, m.f = roomier(m.runs, c.runs), roomier(m.bits, c.bits), roomier(m.rch, c.rch), roomier(m.h, c.h), roomier(m.f, c.f)
-		m.ranges = roomier(m.ranges, c.ranges)
-		m.b.CX, m.b.CY, m.b.UX = roomier(m.b.CX, c.b.CX), roomier(m.b.CY, c.b.CY), roomier(m.b.UX, c.b.UX)
-		m.b.UY, m.b.HX, m.b.HY = roomier(m.b.UY, c.b.UY), roomier(m.b.HX, c.b.HX), roomier(m.b.HY, c.b.HY)
-	}
-	for i := range cols {
-		c := &cols[i]
-		c.runs, c.bits, c.rch, c.h, c.f = room(c.runs, m.runs), room(c.bits, m.bits), room(c.rch, m.rch), room(c.h, m.h), room(c.f, m.f)
-		c.ranges = room(c.ranges, m.ranges)
-		c.b.CX, c.b.CY, c.b.UX = room(c.b.CX, m.b.CX), room(c.b.CY, m.b.CY), room(c.b.UX, m.b.UX)
-		c.b.UY, c.b.HX, c.b.HY = room(c.b.UY, m.b.UY), room(c.b.HX, m.b.HX), room(c.b.HY, m.b.HY)
+	share(cols, func(c *columns) *[]int32 { return &c.runs })
+	share(cols, func(c *columns) *[]uint64 { return &c.bits })
+	share(cols, func(c *columns) *[]packedRange { return &c.ranges })
+	share(cols, func(c *columns) *[]float32 { return &c.rch })
+	share(cols, func(c *columns) *[]Handle { return &c.h })
+	share(cols, func(c *columns) *[]Filter { return &c.f })
+	for _, col := range []func(b *soa.Boxes) *[]float32{
+		func(b *soa.Boxes) *[]float32 { return &b.CX }, func(b *soa.Boxes) *[]float32 { return &b.CY },
+		func(b *soa.Boxes) *[]float32 { return &b.UX }, func(b *soa.Boxes) *[]float32 { return &b.UY },
+		func(b *soa.Boxes) *[]float32 { return &b.HX }, func(b *soa.Boxes) *[]float32 { return &b.HY },
+	} {
+		share(cols, func(c *columns) *[]float32 { return col(&c.b) })
 	}
 }
 
-// roomier returns whichever of a and b has the larger capacity.
-func roomier[T any](a, b []T) []T {
-	if cap(b) > cap(a) {
-		return b
+// share gives the slice field of every worker's columns the capacity of
+// the roomiest worker's, as an empty slice where it had less.
+func share[T any](cols []columns, field func(*columns) *[]T) {
+	most := 0
+	for i := range cols {
+		most = max(most, cap(*field(&cols[i])))
 	}
-	return a
-}
-
-// room returns s, or an empty slice with m's capacity when s has less.
-func room[T any](s, m []T) []T {
-	if cap(s) < cap(m) {
-		return make([]T, 0, cap(m))
+	for i := range cols {
+		if s := field(&cols[i]); cap(*s) < most {
+			*s = make([]T, 0, most)
+		}
 	}
-	return s
 }
 
 // level sets the reach of the boxes added next to level k's R.

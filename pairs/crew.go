@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/room"
 )
 
 // A job is work over positions [0, n) that the crew hands out in chunks:
@@ -188,28 +189,14 @@ func (c *crew) drain(w *worker) {
 // sets, are evened out only after a pass that merged on several workers.
 func (c *crew) evenOut(merged bool) {
 	wk := c.wk[:c.size]
-	evenOutBuffer(wk, func(w *worker) *[]int32 { return &w.runs })
-	evenOutBuffer(wk, func(w *worker) *[]uint64 { return &w.bits })
-	evenOutBuffer(wk, func(w *worker) *[]int { return &w.wordStart })
-	evenOutBuffer(wk, func(w *worker) *[]uint64 { return &w.tmp })
-	evenOutBuffer(wk, func(w *worker) *[]int32 { return &w.count })
+	room.EvenOut(wk, func(w *worker) *[]int32 { return &w.runs })
+	room.EvenOut(wk, func(w *worker) *[]uint64 { return &w.bits })
+	room.EvenOut(wk, func(w *worker) *[]int { return &w.wordStart })
+	room.EvenOut(wk, func(w *worker) *[]uint64 { return &w.tmp })
+	room.EvenOut(wk, func(w *worker) *[]int32 { return &w.count })
 	if merged {
-		evenOutBuffer(wk, func(w *worker) *[]int { return &w.startI })
-		evenOutBuffer(wk, func(w *worker) *[]int { return &w.startJ })
-	}
-}
-
-// evenOutBuffer gives each worker of wk as much room in the buffer buf returns
-// as the roomiest has.
-func evenOutBuffer[T any](wk []worker, buf func(*worker) *[]T) {
-	most := 0
-	for i := range wk {
-		most = max(most, cap(*buf(&wk[i])))
-	}
-	for i := range wk {
-		if b := buf(&wk[i]); cap(*b) < most {
-			*b = make([]T, 0, most)
-		}
+		room.EvenOut(wk, func(w *worker) *[]int { return &w.startI })
+		room.EvenOut(wk, func(w *worker) *[]int { return &w.startJ })
 	}
 }
 

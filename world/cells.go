@@ -5,6 +5,7 @@ import (
 
 	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/f32"
+	"github.com/obb2d/obb2d/internal/room"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
@@ -161,32 +162,18 @@ func (c *columns) reset() {
 // an allocation in about one run of five). Their contents are rebuilt for
 // every cell, so none is kept.
 func shareRoom(cols []columns) {
-	share(cols, func(c *columns) *[]int32 { return &c.runs })
-	share(cols, func(c *columns) *[]uint64 { return &c.bits })
-	share(cols, func(c *columns) *[]packedRange { return &c.ranges })
-	share(cols, func(c *columns) *[]float32 { return &c.rch })
-	share(cols, func(c *columns) *[]Handle { return &c.h })
-	share(cols, func(c *columns) *[]Filter { return &c.f })
+	room.EvenOut(cols, func(c *columns) *[]int32 { return &c.runs })
+	room.EvenOut(cols, func(c *columns) *[]uint64 { return &c.bits })
+	room.EvenOut(cols, func(c *columns) *[]packedRange { return &c.ranges })
+	room.EvenOut(cols, func(c *columns) *[]float32 { return &c.rch })
+	room.EvenOut(cols, func(c *columns) *[]Handle { return &c.h })
+	room.EvenOut(cols, func(c *columns) *[]Filter { return &c.f })
 	for _, col := range []func(b *soa.Boxes) *[]float32{
 		func(b *soa.Boxes) *[]float32 { return &b.CX }, func(b *soa.Boxes) *[]float32 { return &b.CY },
 		func(b *soa.Boxes) *[]float32 { return &b.UX }, func(b *soa.Boxes) *[]float32 { return &b.UY },
 		func(b *soa.Boxes) *[]float32 { return &b.HX }, func(b *soa.Boxes) *[]float32 { return &b.HY },
 	} {
-		share(cols, func(c *columns) *[]float32 { return col(&c.b) })
-	}
-}
-
-// share gives the slice field of every worker's columns the capacity of
-// the roomiest worker's, as an empty slice where it had less.
-func share[T any](cols []columns, field func(*columns) *[]T) {
-	most := 0
-	for i := range cols {
-		most = max(most, cap(*field(&cols[i])))
-	}
-	for i := range cols {
-		if s := field(&cols[i]); cap(*s) < most {
-			*s = make([]T, 0, most)
-		}
+		room.EvenOut(cols, func(c *columns) *[]float32 { return col(&c.b) })
 	}
 }
 

@@ -93,8 +93,8 @@ type cell struct {
 // grid is one Kind's boxes.
 type grid struct {
 	cells      []cell
-	tiles      []tile  // the cells' index (tiles.go)
-	table      []int32 // the tiles' hash table: tile index + 1, or 0
+	tiles      []tile      // the cells' index (tiles.go)
+	table      []tileEntry // the tiles' hash table
 	blocks     []block
 	free       []int32 // unused blocks
 	spare      []block // compact's other block array

@@ -295,19 +295,23 @@ func (st *stepper) events(old, cur []uint64) {
 func (w *World) pairsOf(dst []uint64, h Handle, s *slot) []uint64 {
 	b := s.box
 	q := batch.Query{CX: b.Center.X, CY: b.Center.Y, UX: b.Axis.X, UY: b.Axis.Y, HX: b.Half.X, HY: b.Half.Y}
-	take := func(x Handle) {
-		o := &w.slots[x>>8]
-		if x == h || (s.kind == Static && o.kind == Static) || !s.filter.allows(o.filter) {
+	// The other box's filter comes from its block, not from its slot: in a
+	// world larger than the cache a slot read is one more miss a hit
+	// (BenchmarkWorldStep, moved=1%, n=4000000). A Static box skips the
+	// Static grid, so no two Static boxes pair there.
+	take := func(x Handle, f Filter, infinite bool) {
+		if x == h || !s.filter.allows(f) {
 			return
 		}
-		if x < h && (w.step.full && o.where == inInfinite || !w.step.full && w.isDirty(int32(x>>8))) {
+		if x < h && (w.step.full && infinite || !w.step.full && w.isDirty(int32(x>>8))) {
 			return
 		}
 		dst = append(dst, key(h, x))
 	}
 	visit := func(blk *block) bool {
 		for bits := overlapsBlock(&q, blk); bits != 0; bits &= bits - 1 {
-			take(blk.h[mathbits.TrailingZeros64(bits)])
+			lane := mathbits.TrailingZeros64(bits)
+			take(blk.h[lane], blk.f[lane], false)
 		}
 		return false
 	}
@@ -324,8 +328,8 @@ func (w *World) pairsOf(dst []uint64, h Handle, s *slot) []uint64 {
 		}
 	}
 	for _, x := range w.infinite {
-		if b.Overlaps(w.slots[x>>8].box) {
-			take(x)
+		if o := &w.slots[x>>8]; (s.kind == Dynamic || o.kind == Dynamic) && b.Overlaps(o.box) {
+			take(x, o.filter, true)
 		}
 	}
 	return dst

@@ -236,6 +236,9 @@ func (w *World) itemCount() int {
 // items appends the pairs of items [start, end).
 func (w *World) items(dst []uint64, cols *columns, start, end int) []uint64 {
 	if !w.step.full {
+		if w.large() {
+			return w.queriesAhead(dst, start, end)
+		}
 		for _, i := range w.step.queue[start:end] {
 			if s := &w.slots[i]; s.live && s.where != inNaN {
 				dst = w.pairsOf(dst, makeHandle(i, s.gen), s)

@@ -9,8 +9,8 @@ import (
 
 // The grid finds its cells through tiles of 8×8 cells of a level: a hash
 // table (spatial hashing, Teschner et al. 2003, of tiles) maps a tile's
-// coordinates to the tile, which holds a 64-bit mask of the cells that
-// exist and their indices. A question whose range spans a few cells of a
+// coordinates to a 64-bit mask of the cells that exist and to the tile,
+// which holds their indices and first blocks. A question whose range spans a few cells of a
 // level then costs one hash lookup per tile it meets, usually one or two,
 // and one AND to drop the empty cells, instead of a hash lookup per cell,
 // found or not: a question the size of a level's boxes spans 4 to 9 of its

@@ -71,19 +71,16 @@ func (w *World) prefetchStage(i int32, stage int) {
 	e := g.findEntry(tk)
 	r, side := sizes(int(s.cell.level))
 	cx, cy := float64(s.box.Center.X), float64(s.box.Center.Y)
-	// The center's cell, s.cell, lies in these ranges, so each of them
-	// meets the tile's.
-	x0, x1 := coord(cx-2*r, side), coord(cx+2*r, side)
-	y0, y1 := coord(cy-2*r, side), coord(cy+2*r, side)
-	bx, by := tk.x<<tileShift, tk.y<<tileShift
-	c0, c1 := max(x0, bx)-bx, min(x1, bx+7)-bx
-	r0, r1 := max(y0, by)-by, min(y1, by+7)-by
+	// The center's cell, s.cell, lies in this range, so the range meets
+	// the tile and the mask is not empty.
+	cells := tileRows(tk.y, coord(cy-2*r, side), coord(cy+2*r, side)) & tileColumns(tk.x, coord(cx-2*r, side), coord(cx+2*r, side))
 	tl := &g.tiles[g.table[e].tile-1]
 	if stage == 1 {
-		batch.Prefetch(unsafe.Pointer(&tl.head[r0<<tileShift]), uintptr(max(r1-r0, 0)+1)<<tileShift*4)
+		first, last := mathbits.TrailingZeros64(cells)>>tileShift, (63-mathbits.LeadingZeros64(cells))>>tileShift
+		batch.Prefetch(unsafe.Pointer(&tl.head[first<<tileShift]), uintptr(last-first+1)<<tileShift*4)
 		return
 	}
-	for bits := g.table[e].occ & span(r0, r1, 8) & (span(c0, c1, 1) * 0x0101010101010101); bits != 0; bits &= bits - 1 {
+	for bits := g.table[e].occ & cells; bits != 0; bits &= bits - 1 {
 		batch.Prefetch(unsafe.Pointer(&g.blocks[tl.head[mathbits.TrailingZeros64(bits)]]), blockHead)
 	}
 }

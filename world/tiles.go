@@ -10,13 +10,13 @@ import (
 // The grid finds its cells through tiles of 8×8 cells of a level: a hash
 // table (spatial hashing, Teschner et al. 2003, of tiles) maps a tile's
 // coordinates to a 64-bit mask of the cells that exist and to the tile,
-// which holds their indices and first blocks. A question whose range spans a few cells of a
-// level then costs one hash lookup per tile it meets, usually one or two,
-// and one AND to drop the empty cells, instead of a hash lookup per cell,
-// found or not: a question the size of a level's boxes spans 4 to 9 of its
-// cells (BenchmarkWorldQuery). And a dense level has a sixty-fourth as many
-// tiles as cells, so their table stays in the cache where a table of a
-// million-box world's cells would not.
+// which holds their indices and first blocks. A question whose range spans
+// a few cells of a level then costs one hash lookup per tile it meets,
+// usually one or two, and one AND to drop the empty cells, instead of a
+// hash lookup per cell, found or not: a question the size of a level's
+// boxes spans 4 to 9 of its cells (BenchmarkWorldQuery). And a dense
+// level has a sixty-fourth as many tiles as cells, so their table stays in
+// the cache where a table of a million-box world's cells would not.
 
 const tileShift = 3 // a tile is 2³ × 2³ cells
 
@@ -205,16 +205,13 @@ func (g *grid) relinkAll() {
 // true, which it then returns.
 func (g *grid) visitRange(k int16, x0, x1, y0, y1 int32, fn func(*block) bool) bool {
 	for ty := y0 >> tileShift; ty <= y1>>tileShift; ty++ {
-		base := ty << tileShift
-		rows := span(max(y0, base)-base, min(y1, base+7)-base, 8)
+		rows := tileRows(ty, y0, y1)
 		for tx := x0 >> tileShift; tx <= x1>>tileShift; tx++ {
 			i := g.findEntry(cellKey{tx, ty, k})
 			if i < 0 {
 				continue
 			}
-			base := tx << tileShift
-			cols := span(max(x0, base)-base, min(x1, base+7)-base, 1) * 0x0101010101010101
-			bits := g.table[i].occ & rows & cols
+			bits := g.table[i].occ & rows & tileColumns(tx, x0, x1)
 			if bits == 0 {
 				continue
 			}
@@ -234,6 +231,20 @@ func (g *grid) visitRange(k int16, x0, x1, y0, y1 int32, fn func(*block) bool) b
 		}
 	}
 	return false
+}
+
+// tileRows returns the mask, as in a tile's entry, of the cells of the
+// tiles of row ty whose y is in [y0, y1], a range that meets the row;
+// tileColumns that of the cells of the tiles of column tx whose x is in
+// [x0, x1].
+func tileRows(ty, y0, y1 int32) uint64 {
+	by := ty << tileShift
+	return span(max(y0, by)-by, min(y1, by+7)-by, 8)
+}
+
+func tileColumns(tx, x0, x1 int32) uint64 {
+	bx := tx << tileShift
+	return span(max(x0, bx)-bx, min(x1, bx+7)-bx, 1) * 0x0101010101010101
 }
 
 // span returns the mask of bits a·unit to (b+1)·unit - 1, for

@@ -13,12 +13,19 @@ import (
 // A sweep along one axis hands each box every box whose interval on that
 // axis overlaps its own, from the whole width of the set across the sweep:
 // at constant density, √n of them, so one sweep over n boxes costs
-// O(n^1.5). All therefore cuts a large set across the sweep into
-// ⌊√(n/bandBoxes)⌋ bands, as Terdiman's multi box pruning cuts
-// space into regions (Box Pruning Revisited, 2017), and sweeps each band: a
-// band's height shrinks as 1/√n while its density stays, so each box gets a
-// constant number of candidates (TestBandsKeepCandidatesFlat: 35 a box at
-// 10,000 boxes and at 1,000,000).
+// O(n^1.5). All therefore cuts a large set across the sweep into bands, as
+// Terdiman's multi box pruning cuts space into regions (Box Pruning
+// Revisited, 2017), and sweeps each band. Two limits set their number:
+//
+//   - at least ⌊√(n/bandBoxes)⌋ bands: a band's height then shrinks as
+//     1/√n while its density stays, so no box gets more candidates than in
+//     a set of bandBoxes boxes (TestBandsKeepCandidatesFlat);
+//   - at least ⌊n/bandMax⌋ bands: with √(n·bandBoxes) boxes, a band of a
+//     set of millions no longer fits the L2 cache, and its sweep's sort,
+//     copy and kernel calls slow down a box at a time, where thinner bands
+//     cost only the boxes that cross into two (BenchmarkAllPairsScaling,
+//     n=4000000: 90 ns a box with 20 bands, 74 with 100; 82 with 200 and
+//     80 with 50). The second limit takes over from 1,600,000 boxes.
 //
 // A box goes into every band its bounds (crossBounds) reach across the sweep,
 // so two boxes that overlap share every band between the higher of their
@@ -32,7 +39,10 @@ import (
 // one sweep at 100,000 boxes (123-129 against 95-115 ns a box) and faster
 // at 4,000,000 (154-173 against 187-212): sets below minBandedBoxes get one
 // sweep. The package's tests lower it, to band their smaller sets.
-const bandBoxes = 10000
+const (
+	bandBoxes = 10000
+	bandMax   = 40000
+)
 
 var minBandedBoxes = 1 << 19
 
@@ -41,7 +51,7 @@ func bandCount(n int) int {
 	if n < minBandedBoxes {
 		return 1
 	}
-	return int(math.Sqrt(float64(n) / bandBoxes))
+	return max(int(math.Sqrt(float64(n)/bandBoxes)), n/bandMax)
 }
 
 // bands is All's state for a banded pass, kept between passes.

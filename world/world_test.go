@@ -113,6 +113,38 @@ func TestMoveBoxesChecksOnWorkers(t *testing.T) {
 	}
 }
 
+// TestMoveBoxesRepeatsOnWorkers gives two workers a MoveBoxes with a handle
+// in each one's half, and checks the boxes and the next Pairs against the
+// Moves that it stands for, on one worker.
+func TestMoveBoxesRepeatsOnWorkers(t *testing.T) {
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(4, 5)), 40000, &boxes)
+	w, ref := world.New(), world.New()
+	w.Workers = 2
+	hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+	ref.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+	w.Pairs(nil)
+	ref.Pairs(nil)
+	twice := slices.Clone(hs[:4200])
+	twice[4100] = twice[50]
+	var moved soa.Boxes
+	for i := range twice {
+		moved.Append(boxes.At(i).Translated(obb.Vec2{X: float32(i%5) * 0.5, Y: float32(i%7) * 0.25}))
+	}
+	w.MoveBoxes(twice, &moved)
+	for i, h := range twice {
+		ref.Move(h, moved.At(i))
+	}
+	for _, h := range hs {
+		if w.Box(h) != ref.Box(h) {
+			t.Fatalf("box %#x at %v after a MoveBoxes with a handle twice, want %v", h, w.Box(h), ref.Box(h))
+		}
+	}
+	if got, want := w.Pairs(nil), ref.Pairs(nil); !slices.Equal(got, want) {
+		t.Fatalf("Pairs after a MoveBoxes with a handle twice: %d pairs, want %d", len(got), len(want))
+	}
+}
+
 // TestDeterminism runs the same steps with every kernel and several worker
 // counts, on enough boxes that the step runs in parallel, and checks that
 // the handles and pairs are the same every time and equal the stateless

@@ -93,3 +93,73 @@ func sortBytes(keys, scratch []uint64, or, and uint64) (sorted, spare []uint64) 
 	}
 	return keys, scratch
 }
+
+// sortFound sorts st.found, the n workers' lists one after the other, on n
+// workers: each sorts one list (sortPart), then rounds of merges of
+// neighbouring lists (mergeParts) halve their number until one is left. A
+// merge of lists at [a, b) and [b, c) writes [a, c) of the other buffer,
+// so the lists keep their places, and a round's merges write apart. One
+// sort of the joined lists on the calling goroutine alone left the second
+// worker idle for a sixtieth of a step (BenchmarkWorldStep,
+// moved=100%/move=bulk/workers=2/n=1000000).
+func (w *World) sortFound(n int) {
+	st := &w.step
+	st.spare = slices.Grow(st.spare[:0], len(st.found))[:len(st.found)]
+	w.fanOut(n, (*World).sortPart)
+	for len(st.parts) > 2 {
+		st.mergers = min(n, len(st.parts)/2)
+		w.fanOut(st.mergers, (*World).mergeParts)
+		st.found, st.spare = st.spare, st.found
+		k := 0
+		for i := 0; i < len(st.parts)-1; i += 2 {
+			st.parts[k] = st.parts[i]
+			k++
+		}
+		st.parts[k] = st.parts[len(st.parts)-1]
+		st.parts = st.parts[:k+1]
+	}
+}
+
+// sortPart sorts worker k's list in st.found, with the same range of
+// st.spare as scratch, and leaves it in st.found.
+func (w *World) sortPart(k int) {
+	st := &w.step
+	a, b := st.parts[k], st.parts[k+1]
+	part := st.found[a:b:b]
+	sorted, _ := sortKeys(part, st.spare[a:b:b], len(w.slots))
+	if len(sorted) > 0 && &sorted[0] != &part[0] {
+		copy(part, sorted)
+	}
+}
+
+// mergeParts is worker k's share of a round of merges: the merges k,
+// k + m, k + 2m, ..., for st.mergers = m workers, merge j joining lists 2j
+// and 2j+1 of st.found (or copying list 2j alone, the last of an odd
+// number) into st.spare.
+func (w *World) mergeParts(k int) {
+	st := &w.step
+	lists := len(st.parts) - 1
+	for j := k; 2*j < lists; j += st.mergers {
+		a, b := st.parts[2*j], st.parts[2*j+1]
+		c := b
+		if 2*j+2 <= lists {
+			c = st.parts[2*j+2]
+		}
+		mergeKeys(st.spare[a:c], st.found[a:b], st.found[b:c])
+	}
+}
+
+// mergeKeys merges the ascending x and y into out, of their length
+// together.
+func mergeKeys(out, x, y []uint64) {
+	i, j := 0, 0
+	for k := range out {
+		if j >= len(y) || (i < len(x) && x[i] < y[j]) {
+			out[k] = x[i]
+			i++
+		} else {
+			out[k] = y[j]
+			j++
+		}
+	}
+}

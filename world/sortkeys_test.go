@@ -52,3 +52,42 @@ func TestSortKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSortFound checks sortFound against slices.Sort, for 1 to 5 workers'
+// lists of keys of handles, of lengths on either side of radixMin and
+// empty ones, with generation 1 (the slot-pair digits: three passes for
+// these slots, so the sorted list ends in the other buffer) and with one
+// key of generation 2 (the byte sort: four passes).
+func TestSortFound(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var w World
+	for range 100000 {
+		w.slots = append(w.slots, slot{gen: 1, live: true})
+	}
+	lengths := []int{0, 3, radixMin - 1, radixMin + 1, 2000, 9000}
+	for n := 1; n <= 5; n++ {
+		for _, reused := range []bool{false, true} {
+			for trial := range 20 {
+				st := &w.step
+				st.found, st.parts = st.found[:0], st.parts[:0]
+				for range n {
+					st.parts = append(st.parts, len(st.found))
+					for range lengths[r.IntN(len(lengths))] {
+						a, b := makeHandle(int32(r.IntN(len(w.slots))), 1), makeHandle(int32(r.IntN(len(w.slots))), 1)
+						st.found = append(st.found, uint64(a)<<32|uint64(b))
+					}
+				}
+				st.parts = append(st.parts, len(st.found))
+				if reused && len(st.found) > 0 {
+					st.found[r.IntN(len(st.found))] |= 2 // generation 3 for one B
+				}
+				want := slices.Clone(st.found)
+				slices.Sort(want)
+				w.sortFound(n)
+				if !slices.Equal(st.found, want) {
+					t.Fatalf("%d workers, trial %d, reused=%v: %d keys not sorted", n, trial, reused, len(want))
+				}
+			}
+		}
+	}
+}

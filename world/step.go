@@ -15,6 +15,8 @@ type stepper struct {
 	found     []uint64 // the pairs of the boxes marked dirty this step
 	dropped   []uint64 // the remembered pairs of those boxes
 	spare     []uint64 // sortKeys' other buffer
+	parts     []int    // where each worker's pairs start in found, then the end (sortFound)
+	mergers   int      // how many workers share a round of sortFound's merges
 	began     []Pair
 	ended     []Pair
 
@@ -74,7 +76,6 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	w.compact()
 	st.full = w.dynamic > 0 && len(w.dirty)*fullStepShare >= w.dynamic
 	w.findPairs()
-	st.found, st.spare = sortKeys(st.found, st.spare, len(w.slots))
 	st.cur, st.dropped = st.cur[:0], st.dropped[:0]
 	if st.full {
 		st.cur, st.found = st.found, st.cur // the found pairs are all the pairs
@@ -146,10 +147,10 @@ func (st *stepper) keep(touched []uint64) {
 }
 
 // findPairs puts in st.found the pairs of the dirty boxes, or with
-// st.full every pair, on as many goroutines as Workers and the work allow.
-// Each worker appends to its own list, and the lists are joined in worker
-// order; Pairs sorts them, so the result does not depend on which worker
-// took which item.
+// st.full every pair, sorted, on as many goroutines as Workers and the work
+// allow. Each worker appends to its own list, and the lists are joined in
+// worker order and sorted (sortFound), so the result does not depend on
+// which worker took which item.
 func (w *World) findPairs() {
 	st := &w.step
 	st.found = st.found[:0]
@@ -165,13 +166,18 @@ func (w *World) findPairs() {
 	}
 	if n == 1 {
 		st.found = w.items(st.found, &st.cols[0], 0, w.itemCount())
+		st.found, st.spare = sortKeys(st.found, st.spare, len(w.slots))
 		return
 	}
 	st.next.Store(0)
 	w.fanOut(n, (*World).work)
+	st.parts = st.parts[:0]
 	for i := range n {
+		st.parts = append(st.parts, len(st.found))
 		st.found = append(st.found, st.wk[i]...)
 	}
+	st.parts = append(st.parts, len(st.found))
+	w.sortFound(n)
 	// Which worker takes which items changes from step to step, and one
 	// that the scheduler runs while the others wait takes them all: each
 	// worker's list gets room for all of the step's pairs, so that steps

@@ -71,5 +71,7 @@ func (w *World) Clear() {
 	w.dirty = w.dirty[:0]
 	clear(w.touched)
 	w.step.prev = w.step.prev[:0]
-	w.step.began, w.step.ended = w.step.began[:0], w.step.ended[:0]
+	for k := range w.step.ev {
+		w.step.ev[k] = events{began: w.step.ev[k].began[:0], ended: w.step.ev[k].ended[:0]}
+	}
 }

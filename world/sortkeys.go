@@ -3,6 +3,7 @@ package world
 import (
 	mathbits "math/bits"
 	"slices"
+	"sort"
 )
 
 // radixMin is the fewest keys sortKeys radix-sorts; below it, slices.Sort
@@ -98,18 +99,19 @@ func sortBytes(keys, scratch []uint64, or, and uint64) (sorted, spare []uint64) 
 // workers: each sorts one list (sortPart), then rounds of merges of
 // neighbouring lists (mergeParts) halve their number until one is left. A
 // merge of lists at [a, b) and [b, c) writes [a, c) of the other buffer,
-// so the lists keep their places, and a round's merges write apart. One
-// sort of the joined lists on the calling goroutine alone, while the other
-// workers waited, took a seventh of a step of the RTS scene's boxes, nine
-// pairs each, on two workers (BenchmarkWorldStep, world=rts, moved=100%,
-// workers=2).
+// so the lists keep their places; each merge is cut into n pieces of its
+// output, which write apart, so that every worker has a share of every
+// round, the last, of one merge, included. One sort of the joined lists
+// on the calling goroutine alone, while the other workers waited, took a
+// seventh of a step of the RTS scene's boxes, nine pairs each, on two
+// workers (BenchmarkWorldStep, world=rts, moved=100%, workers=2).
 func (w *World) sortFound(n int) {
 	st := &w.step
 	st.spare = slices.Grow(st.spare[:0], len(st.found))[:len(st.found)]
 	w.fanOut(n, (*World).sortPart)
+	st.mergers = n
 	for len(st.parts) > 2 {
-		st.mergers = min(n, len(st.parts)/2)
-		w.fanOut(st.mergers, (*World).mergeParts)
+		w.fanOut(n, (*World).mergeParts)
 		st.found, st.spare = st.spare, st.found
 		k := 0
 		for i := 0; i < len(st.parts)-1; i += 2 {
@@ -133,21 +135,38 @@ func (w *World) sortPart(k int) {
 	}
 }
 
-// mergeParts is worker k's share of a round of merges: the merges k,
-// k + m, k + 2m, ..., for st.mergers = m workers, merge j joining lists 2j
-// and 2j+1 of st.found (or copying list 2j alone, the last of an odd
-// number) into st.spare.
+// mergeParts is worker k's share of a round of merges, for st.mergers = m
+// workers: merge j joins lists 2j and 2j+1 of st.found (or copies list 2j
+// alone, the last of an odd number) into st.spare, in m pieces, and worker
+// k writes pieces k, k + m, k + 2m, ... of all the merges in turn.
 func (w *World) mergeParts(k int) {
 	st := &w.step
-	lists := len(st.parts) - 1
-	for j := k; 2*j < lists; j += st.mergers {
+	m, lists := st.mergers, len(st.parts)-1
+	for piece := k; piece < m*((lists+1)/2); piece += m {
+		j, q := piece/m, piece%m
 		a, b := st.parts[2*j], st.parts[2*j+1]
 		c := b
 		if 2*j+2 <= lists {
 			c = st.parts[2*j+2]
 		}
-		mergeKeys(st.spare[a:c], st.found[a:b], st.found[b:c])
+		x, y := st.found[a:b], st.found[b:c]
+		p0, p1 := q*(c-a)/m, (q+1)*(c-a)/m
+		i0, i1 := coRank(p0, x, y), coRank(p1, x, y)
+		mergeKeys(st.spare[a+p0:a+p1], x[i0:i1], y[p0-i0:p1-i1])
 	}
+}
+
+// coRank returns how many of the first p keys of the merge of the
+// ascending x and y come from x: the least i, within what x and y hold,
+// with nothing of y before p - i greater than or equal to x[i]. Ties go to
+// x first, as in mergeKeys.
+func coRank(p int, x, y []uint64) int {
+	lo, hi := max(0, p-len(y)), min(p, len(x))
+	// Below hi, x[i] and y[p-i-1] exist; at hi the condition holds.
+	return lo + sort.Search(hi-lo, func(d int) bool {
+		i := lo + d
+		return y[p-i-1] < x[i]
+	})
 }
 
 // mergeKeys merges the ascending x and y into out, of their length

@@ -91,3 +91,36 @@ func TestSortFound(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeInPieces merges two ascending lists in 1 to 7 pieces cut by
+// coRank, with keys in both lists and runs of equal ones, and checks that
+// the pieces join into the merge.
+func TestMergeInPieces(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 11))
+	for trial := range 500 {
+		x, y := make([]uint64, r.IntN(40)), make([]uint64, r.IntN(40))
+		for i := range x {
+			x[i] = uint64(r.IntN(30))
+		}
+		for i := range y {
+			y[i] = uint64(r.IntN(30))
+		}
+		slices.Sort(x)
+		slices.Sort(y)
+		want := slices.Sorted(slices.Values(append(slices.Clone(x), y...)))
+		for m := 1; m <= 7; m++ {
+			got := make([]uint64, len(want))
+			for q := range m {
+				p0, p1 := q*len(got)/m, (q+1)*len(got)/m
+				i0, i1 := coRank(p0, x, y), coRank(p1, x, y)
+				if i0 > i1 || p0-i0 > p1-i1 {
+					t.Fatalf("trial %d, %d pieces: piece %d has x[%d:%d], y[%d:%d]", trial, m, q, i0, i1, p0-i0, p1-i1)
+				}
+				mergeKeys(got[p0:p1], x[i0:i1], y[p0-i0:p1-i1])
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("trial %d, %d pieces: %v, want %v", trial, m, got, want)
+			}
+		}
+	}
+}

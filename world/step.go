@@ -17,8 +17,12 @@ type stepper struct {
 	spare     []uint64 // sortKeys' other buffer
 	parts     []int    // where each worker's pairs start in found, then the end (sortFound)
 	mergers   int      // how many workers share a round of sortFound's merges
-	began     []Pair
-	ended     []Pair
+	out       []Pair   // the caller's slice, while copyPairs fills it from outStart on
+	outStart  int
+	ev        []events // each worker's events (events.go)
+	evOld     []uint64 // the keys events compares
+	evCur     []uint64
+	evWorkers int
 
 	full bool // this step recomputes every pair, cell by cell (cells.go)
 
@@ -91,22 +95,35 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	}
 	w.dirty = w.dirty[:0]
 	if st.full {
-		st.events(st.prev, st.cur)
+		w.events(st.prev, st.cur)
 	} else {
 		// Every found pair has a touched box, so none was kept: the pairs
 		// that began are the found ones not dropped, and those that ended
 		// the dropped ones not found, a comparison of the touched boxes'
 		// pairs only.
-		st.events(st.dropped, st.found)
+		w.events(st.dropped, st.found)
 	}
 	st.prev, st.cur = st.cur, st.prev
 	st.room()
 	start := len(dst)
-	dst = slices.Grow(dst, len(st.prev))[:start+len(st.prev)]
-	for i, k := range st.prev {
-		dst[start+i] = pairOf(k)
-	}
+	st.out = slices.Grow(dst, len(st.prev))[:start+len(st.prev)]
+	st.outStart = start
+	w.fanOut(w.workers(len(st.prev), pairChunk), (*World).copyPairs)
+	dst, st.out = st.out, nil
 	return dst
+}
+
+// copyPairs is worker k's share of the copy of the pairs into the caller's
+// slice: a pass over every pair, which a step of the RTS scene, nine pairs
+// a box, would otherwise make on the calling goroutine alone.
+func (w *World) copyPairs(k int) {
+	st := &w.step
+	n := w.workers(len(st.prev), pairChunk)
+	a, b := k*len(st.prev)/n, (k+1)*len(st.prev)/n
+	out := st.out[st.outStart+a : st.outStart+b]
+	for i, key := range st.prev[a:b] {
+		out[i] = pairOf(key)
+	}
 }
 
 // room gives the buffers that pass the pairs around (found, spare, cur)
@@ -262,39 +279,6 @@ func (w *World) items(dst []uint64, cols *columns, start, end int) []uint64 {
 		dst = w.pairsOf(dst, h, &w.slots[h>>8])
 	}
 	return dst
-}
-
-// Events appends to began the pairs that Pairs' last call reported and the
-// call before it did not, and to ended the pairs the call before reported
-// and the last did not, both sorted, and returns the extended slices. A
-// pair ends when its boxes stop overlapping, when a filter change forbids
-// it, or when one of its boxes is removed (its handle is then stale).
-func (w *World) Events(began, ended []Pair) ([]Pair, []Pair) {
-	return append(began, w.step.began...), append(ended, w.step.ended...)
-}
-
-// events compares the ascending keys of pairs that may have ended (old)
-// with those that may have begun (cur).
-func (st *stepper) events(old, cur []uint64) {
-	st.began, st.ended = st.began[:0], st.ended[:0]
-	for len(old) > 0 && len(cur) > 0 {
-		switch {
-		case old[0] < cur[0]:
-			st.ended = append(st.ended, pairOf(old[0]))
-			old = old[1:]
-		case cur[0] < old[0]:
-			st.began = append(st.began, pairOf(cur[0]))
-			cur = cur[1:]
-		default:
-			old, cur = old[1:], cur[1:]
-		}
-	}
-	for _, k := range old {
-		st.ended = append(st.ended, pairOf(k))
-	}
-	for _, k := range cur {
-		st.began = append(st.began, pairOf(k))
-	}
 }
 
 // pairsOf appends the keys of the pairs of box h (slot s) with every other

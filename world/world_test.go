@@ -1,6 +1,7 @@
 package world_test
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -215,6 +216,67 @@ func TestDeterminism(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestEventsOnWorkers steps a world of the RTS scene, nine pairs a box,
+// on one worker and on three, moving every box or one in a hundred, and
+// checks that both report the same pairs and that Events gives the
+// differences of consecutive Pairs: with hundreds of thousands of pairs,
+// the three workers share the comparison of the pairs and their copy.
+func TestEventsOnWorkers(t *testing.T) {
+	n := 20000
+	if testing.Short() {
+		n = 8000
+	}
+	var boxes soa.Boxes
+	scene.RTS(rand.New(rand.NewPCG(6, 6)), n, &boxes)
+	one, three := world.New(), world.New()
+	three.Workers = 3
+	hs := one.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+	three.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+	r := rand.New(rand.NewPCG(6, 7))
+	var last []world.Pair
+	for step := range 6 {
+		var moved soa.Boxes
+		var which []world.Handle
+		for i, h := range hs {
+			if step%2 == 0 || r.IntN(100) == 0 {
+				b := boxes.At(i)
+				b.Center = b.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 0.5), Y: float32(r.NormFloat64() * 0.5)})
+				moved.Append(b)
+				which = append(which, h)
+			}
+		}
+		one.MoveBoxes(which, &moved)
+		three.MoveBoxes(which, &moved)
+		got, want := three.Pairs(nil), one.Pairs(nil)
+		if !slices.Equal(got, want) {
+			t.Fatalf("step %d: %d pairs on three workers, %d on one", step, len(got), len(want))
+		}
+		began, ended := three.Events(nil, nil)
+		var wantBegan, wantEnded []world.Pair
+		for _, p := range want {
+			if _, found := slices.BinarySearchFunc(last, p, comparePairs); !found {
+				wantBegan = append(wantBegan, p)
+			}
+		}
+		for _, p := range last {
+			if _, found := slices.BinarySearchFunc(want, p, comparePairs); !found {
+				wantEnded = append(wantEnded, p)
+			}
+		}
+		if !slices.Equal(began, wantBegan) || !slices.Equal(ended, wantEnded) {
+			t.Fatalf("step %d: %d began and %d ended, want %d and %d", step, len(began), len(ended), len(wantBegan), len(wantEnded))
+		}
+		last = want
+	}
+}
+
+func comparePairs(a, b world.Pair) int {
+	if a.A != b.A {
+		return cmp.Compare(a.A, b.A)
+	}
+	return cmp.Compare(a.B, b.B)
 }
 
 // TestSteadyStateAllocatesNothing runs steps and questions on a world that

@@ -73,9 +73,7 @@ func (w *World) pack(n int) {
 	at := int32(0)
 	for c := range g.cells {
 		p.start = append(p.start, at)
-		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
-			at += g.blocks[b].n
-		}
+		at += g.cells[c].boxes
 	}
 	p.start = append(p.start, at)
 	end := int(at) + blockLanes

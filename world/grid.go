@@ -86,8 +86,9 @@ type cellKey struct {
 }
 
 type cell struct {
-	key  cellKey
-	head int32 // first block
+	key   cellKey
+	head  int32 // first block
+	boxes int32 // how many: a full step's packing reads it, not every block's count
 }
 
 // grid is one Kind's boxes.
@@ -205,6 +206,7 @@ func (g *grid) add(k cellKey, h Handle, f Filter, x obb.Box) (blk, lane int32) {
 	b := &g.blocks[head]
 	lane = b.n
 	b.n++
+	g.cells[c].boxes++
 	b.set(lane, x)
 	b.h[lane] = h
 	b.f[lane] = f
@@ -235,6 +237,7 @@ func (g *grid) remove(blk, lane int32) (moved Handle, ok bool) {
 		moved, ok = b.h[lane], true
 	}
 	hb.n = last
+	g.cells[c].boxes--
 	g.boxes--
 	if last == 0 {
 		g.cells[c].head = hb.next

@@ -68,9 +68,9 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 //
 // The World remembers the pairs between calls, so a call costs a query for
 // each box inserted, moved or refiltered since the last one, plus two
-// sequential passes over the pairs (the remembered ones are kept or
-// dropped and merged with the new ones, then copied to dst); Events
-// compares the changed boxes' pairs only. A Static box that does not move
+// sequential passes over the pairs, which the workers share (the
+// remembered ones are kept or dropped and merged with the new ones, then
+// copied to dst); Events compares the changed boxes' pairs only. A Static box that does not move
 // costs nothing. When at least one Dynamic box in eight changed, the call
 // recomputes every pair cell by cell instead, which costs less than as
 // many queries. Events then reports how

@@ -132,6 +132,12 @@ func TestMoveBoxesRepeatsOnWorkers(t *testing.T) {
 	for i := range twice {
 		moved.Append(boxes.At(i).Translated(obb.Vec2{X: float32(i%5) * 0.5, Y: float32(i%7) * 0.25}))
 	}
+	// Both poses of the repeated box a hair from where it is, so that both
+	// keep it in its cell and would be written in place, each by its
+	// worker.
+	moved.CX[50], moved.CY[50] = boxes.CX[50]+0.001, boxes.CY[50]
+	moved.CX[4100], moved.CY[4100] = boxes.CX[50]+0.002, boxes.CY[50]
+	moved.UX[4100], moved.UY[4100], moved.HX[4100], moved.HY[4100] = boxes.UX[50], boxes.UY[50], boxes.HX[50], boxes.HY[50]
 	w.MoveBoxes(twice, &moved)
 	for i, h := range twice {
 		ref.Move(h, moved.At(i))

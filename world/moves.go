@@ -100,7 +100,7 @@ const moveChunk = 4096
 // moves is MoveBoxes' state: the call's arguments, each worker's range of
 // them, the boxes each found staying in their cells and the indices of
 // those that leave, the staying boxes sorted into regions of blocks, and
-// repeats' bitset.
+// markMoves' bitset of the slots of hs and each worker's marks.
 type moves struct {
 	hs      []Handle
 	b       *soa.Boxes

@@ -71,7 +71,5 @@ func (w *World) Clear() {
 	w.dirty = w.dirty[:0]
 	clear(w.touched)
 	w.step.prev = w.step.prev[:0]
-	for k := range w.step.ev {
-		w.step.ev[k] = events{began: w.step.ev[k].began[:0], ended: w.step.ev[k].ended[:0]}
-	}
+	w.step.evWorkers = 0 // no events
 }

@@ -14,8 +14,8 @@ func (w *World) Events(began, ended []Pair) ([]Pair, []Pair) {
 	return began, ended
 }
 
-// events is one worker's share of the pairs that began and ended.
-type events struct{ began, ended []Pair }
+// eventShare is one worker's share of the pairs that began and ended.
+type eventShare struct{ began, ended []Pair }
 
 // pairChunk is the fewest pair keys Pairs gives a worker to compare or
 // copy: a goroutine takes microseconds to start, the time of some ten
@@ -32,7 +32,7 @@ func (w *World) events(old, cur []uint64) {
 	st := &w.step
 	n := w.workers(len(old)+len(cur), pairChunk)
 	for len(st.ev) < n {
-		st.ev = append(st.ev, events{})
+		st.ev = append(st.ev, eventShare{})
 	}
 	st.evOld, st.evCur, st.evWorkers = old, cur, n
 	w.fanOut(n, (*World).compareKeys)

@@ -25,7 +25,7 @@ func TestEventsInShares(t *testing.T) {
 				old, cur = append(old, k), append(cur, k)
 			}
 		}
-		var want events
+		var want eventShare
 		for _, k := range cur {
 			if _, found := slices.BinarySearch(old, k); !found {
 				want.began = append(want.began, pairOf(k))
@@ -39,7 +39,7 @@ func TestEventsInShares(t *testing.T) {
 		for n := 1; n <= 7; n++ {
 			var w World
 			st := &w.step
-			st.ev = make([]events, n)
+			st.ev = make([]eventShare, n)
 			st.evOld, st.evCur, st.evWorkers = old, cur, n
 			for k := range n {
 				w.compareKeys(k)

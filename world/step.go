@@ -17,8 +17,8 @@ type stepper struct {
 	mergers   int      // how many workers share a round of sortFound's merges
 	out       []Pair   // the caller's slice, while copyPairs fills it from outStart on
 	outStart  int
-	ev        []events // each worker's events (events.go)
-	evOld     []uint64 // the keys events compares
+	ev        []eventShare // each worker's events (events.go)
+	evOld     []uint64     // the keys events compares
 	evCur     []uint64
 	evWorkers int
 	shares    []keeper // each keepAll worker's share (step_keep.go)

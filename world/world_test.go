@@ -77,6 +77,22 @@ func TestHandles(t *testing.T) {
 	}
 }
 
+// TestClearForgetsEvents checks that Events reports nothing after Clear,
+// which ends the pairs along with the boxes.
+func TestClearForgetsEvents(t *testing.T) {
+	w := world.New()
+	w.Insert(unitBox(0, 0), world.Dynamic, world.DefaultFilter)
+	w.Insert(unitBox(0.5, 0), world.Dynamic, world.DefaultFilter)
+	w.Pairs(nil)
+	if began, _ := w.Events(nil, nil); len(began) != 1 {
+		t.Fatalf("Events began %v, want one pair", began)
+	}
+	w.Clear()
+	if began, ended := w.Events(nil, nil); len(began)+len(ended) != 0 {
+		t.Fatalf("Events after Clear: began %v, ended %v", began, ended)
+	}
+}
+
 // TestMoveBoxesChecksOnWorkers gives MoveBoxes enough boxes for two workers
 // to check the handles, with a stale one and then a never-issued one in the
 // second worker's range: it must panic on the calling goroutine with

@@ -32,7 +32,7 @@ func sortKeys(keys, scratch []uint64, slots int) (sorted, spare []uint64) {
 	l := uint(mathbits.Len(uint(max(slots-1, 1))))
 	digits := (2*l + 11) / 12
 	width := (2*l + digits - 1) / digits
-	var count [4][1 << 12]int32
+	var count slotCounts
 	mask := uint64(1)<<width - 1
 	or, and := uint64(0), ^uint64(0)
 	for _, k := range keys {
@@ -45,6 +45,20 @@ func sortKeys(keys, scratch []uint64, slots int) (sorted, spare []uint64) {
 	if (or^and)&0x000000ff000000ff != 0 {
 		return sortBytes(keys, scratch, or, and)
 	}
+	return slotDigits(keys, scratch, &count, digits, l, width)
+}
+
+// slotCounts is how many keys have each value of each digit, for the
+// slot-pair digits of sortKeys and bucketSort: up to five digits of up to
+// 12 bits, which cover the 48 bits of two slots of maxSlots.
+type slotCounts [5][1 << 12]int32
+
+// slotDigits sorts keys by the low digits·width bits of their slot pairs,
+// for slots of l bits, a digit of width bits a pass, the lowest first,
+// from keys to scratch and back; count[d] holds how many keys have each
+// value of digit d. It returns the sorted keys and the other buffer.
+func slotDigits(keys, scratch []uint64, count *slotCounts, digits, l, width uint) (sorted, spare []uint64) {
+	mask := uint64(1)<<width - 1
 	for d := range digits {
 		c := &count[d]
 		sum := int32(0)
@@ -104,10 +118,15 @@ func sortBytes(keys, scratch []uint64, or, and uint64) (sorted, spare []uint64) 
 // round, the last, of one merge, included. One sort of the joined lists
 // on the calling goroutine alone, while the other workers waited, took a
 // seventh of a step of the RTS scene's boxes, nine pairs each, on two
-// workers (BenchmarkWorldStep, world=rts, moved=100%, workers=2).
+// workers (BenchmarkWorldStep, world=rts, moved=100%, workers=2). From
+// bucketMin keys it sorts them in buckets instead (sortbuckets.go), unless
+// their generations differ.
 func (w *World) sortFound(n int) {
 	st := &w.step
 	st.spare = slices.Grow(st.spare[:0], len(st.found))[:len(st.found)]
+	if len(st.found) >= bucketMin && w.sortBuckets(n) {
+		return
+	}
 	w.fanOut(n, (*World).sortPart)
 	st.mergers = n
 	for len(st.parts) > 2 {

@@ -124,3 +124,64 @@ func TestMergeInPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestSortBuckets checks sortBuckets against slices.Sort on 1 to 4
+// workers' lists, for slot counts that give it no digit within a bucket
+// (3 slots), two, three and four (the sorted keys then end in st.found or
+// in the other buffer), with buckets of every size from empty to most of
+// the keys (one slot holds a key in eight as its A), and checks that it
+// declines keys whose generations differ, which sortFound then sorts.
+func TestSortBuckets(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 12))
+	for _, slots := range []int{3, 300, 100000, 1 << 20} {
+		var w World
+		w.slots = make([]slot, slots)
+		for _, n := range []int{1, 2, 3, 4} {
+			for _, size := range []int{bucketMin, 3 * bucketMin} {
+				st := &w.step
+				st.found, st.parts = st.found[:0], st.parts[:0]
+				for k := range n {
+					st.parts = append(st.parts, len(st.found))
+					for range (k + 1) * size / (n * (n + 1) / 2) {
+						a, b := r.IntN(slots), r.IntN(slots)
+						if r.IntN(8) == 0 {
+							a = slots / 3
+						}
+						st.found = append(st.found, uint64(makeHandle(int32(min(a, b)), 1))<<32|uint64(makeHandle(int32(max(a, b)), 1)))
+					}
+				}
+				st.parts = append(st.parts, len(st.found))
+				want := slices.Clone(st.found)
+				slices.Sort(want)
+				st.spare = slices.Grow(st.spare[:0], len(st.found))[:len(st.found)]
+				if !w.sortBuckets(n) {
+					t.Fatalf("%d slots, %d workers: sortBuckets declined keys of one generation", slots, n)
+				}
+				if !slices.Equal(st.found, want) {
+					t.Fatalf("%d slots, %d workers, %d keys: not sorted", slots, n, len(want))
+				}
+				if !slices.Equal(st.parts, []int{0, len(want)}) {
+					t.Fatalf("%d slots, %d workers: parts %v after the sort", slots, n, st.parts)
+				}
+				// A key of another generation: sortBuckets declines, and
+				// sortFound sorts the keys its other way.
+				st.found = append(st.found[:0], want...)
+				r.Shuffle(len(st.found), func(i, j int) { st.found[i], st.found[j] = st.found[j], st.found[i] })
+				st.found[len(st.found)/2] |= 2
+				st.parts = append(st.parts[:0], 0)
+				for k := range n {
+					st.parts = append(st.parts, (k+1)*len(st.found)/n)
+				}
+				want = slices.Sorted(slices.Values(st.found))
+				st.spare = slices.Grow(st.spare[:0], len(st.found))[:len(st.found)]
+				if w.sortBuckets(n) {
+					t.Fatalf("%d slots, %d workers: sortBuckets took keys of two generations", slots, n)
+				}
+				w.sortFound(n)
+				if !slices.Equal(st.found, want) {
+					t.Fatalf("%d slots, %d workers, %d keys of two generations: not sorted", slots, n, len(want))
+				}
+			}
+		}
+	}
+}

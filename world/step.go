@@ -12,10 +12,11 @@ import (
 // stepper is Pairs' state, kept between calls.
 type stepper struct {
 	keeper
-	spare     []uint64 // sortKeys' other buffer
-	parts     []int    // where each worker's pairs start in found, then the end (sortFound)
-	mergers   int      // how many workers share a round of sortFound's merges
-	out       []Pair   // the caller's slice, while copyPairs fills it from outStart on
+	spare     []uint64    // sortKeys' other buffer
+	parts     []int       // where each worker's pairs start in found, then the end (sortFound)
+	mergers   int         // how many workers share a round of sortFound's merges
+	buckets   bucketState // sortFound's sort in buckets (sortbuckets.go)
+	out       []Pair      // the caller's slice, while copyPairs fills it from outStart on
 	outStart  int
 	ev        []eventShare // each worker's events (events.go)
 	evOld     []uint64     // the keys events compares

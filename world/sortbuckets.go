@@ -13,8 +13,9 @@ import (
 // times, where the LSD sort of each worker's list (a counting pass and
 // four digits at a million slots) and the merges after it took eleven;
 // the two workers share the bus. On the RTS scene's 1,000,000-box step,
-// 9 million keys, two workers: 73.6 ns a box for sortPart and mergeParts,
-// 54.6 in buckets (BenchmarkWorldStep, world=rts, moved=100%, workers=2).
+// 9 million keys, two workers: 72.5 ns a box for sortPart and mergeParts,
+// 54.6 in buckets, the means of two runs (BenchmarkWorldStep, world=rts,
+// moved=100%, workers=2).
 // With one worker the sort stays sortKeys': in buckets it measured no
 // faster there.
 

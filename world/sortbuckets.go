@@ -9,15 +9,14 @@ import (
 // pass over the keys counts them by the top bits of their slot pairs, a
 // second puts each key in its bucket, and then each worker sorts whole
 // buckets of 4,096 to 8,192 keys on average, which stay in its L2 cache
-// through the remaining radix passes. Each key then crosses the memory bus about five
-// times, where the LSD sort of each worker's list (a counting pass and
-// four digits at a million slots) and the merges after it took eleven;
-// the two workers share the bus. On the RTS scene's 1,000,000-box step,
-// 9 million keys, two workers: 72.5 ns a box for sortPart and mergeParts,
-// 54.6 in buckets, the means of two runs (BenchmarkWorldStep, world=rts,
-// moved=100%, workers=2).
-// With one worker the sort stays sortKeys': in buckets it measured no
-// faster there.
+// through the remaining radix passes. Each key then crosses the memory
+// bus about five times, where the LSD sort of each worker's list (a
+// counting pass and four digits at a million slots) and the merges after
+// it took eleven; the two workers share the bus. On the RTS scene's
+// 1,000,000-box step, 9 million keys, two workers: 72.5 ns a box for
+// sortPart and mergeParts, 54.6 in buckets, the means of two runs
+// (BenchmarkWorldStep, world=rts, moved=100%, workers=2). With one worker
+// the sort stays sortKeys': in buckets it measured no faster there.
 
 // bucketMin is the fewest keys sortFound sorts in buckets.
 const bucketMin = 1 << 16

@@ -2,7 +2,6 @@ package world
 
 import (
 	mathbits "math/bits"
-	"slices"
 
 	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/f32"
@@ -97,22 +96,8 @@ func (w *World) pack(n int) {
 // cells handed out in turn, as settle's blocks are, measured slower on the
 // uniform scene (workers=2).
 func (w *World) packCells(k int) {
-	p := &w.step.packed
-	cut := func(k int) int {
-		if k == p.workers {
-			return len(p.start) - 1
-		}
-		c, _ := slices.BinarySearch(p.blocks, int32(k*int(p.blocks[len(p.blocks)-1])/p.workers))
-		return c
-	}
-	if c0, c1 := cut(k), cut(k+1); c0 < c1 {
-		w.packRun(c0, c1)
-	}
-}
-
-// packRun copies the boxes of cells c0 to c1 - 1.
-func (w *World) packRun(c0, c1 int) {
 	p, g := &w.step.packed, &w.grids[Dynamic]
+	c0, c1 := shareStart(p.blocks, k, p.workers), shareStart(p.blocks, k+1, p.workers)
 	at, limit := int(p.start[c0]), int(p.start[c1])
 	if c1 == len(g.cells) {
 		limit = len(p.h) // the padding
@@ -123,8 +108,7 @@ func (w *World) packRun(c0, c1 int) {
 		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
 			// Whole blocks are copied, the lanes past n overwritten by the
 			// next block or left in the padding, except where they would
-			// land on another run's boxes, which another worker may be
-			// writing.
+			// land on the next worker's share.
 			blk := &g.blocks[b]
 			x, n := &blk.cols, int(blk.n)
 			put(p.b.CX[at:limit], &x.CX, n)

@@ -2,6 +2,7 @@ package world
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -50,4 +51,14 @@ func (w *World) fanOut(n int, task func(w *World, worker int)) {
 	task(w, 0)
 	c.wg.Wait()
 	c.task = nil
+}
+
+// shareStart returns the first unit of worker k's share of n, for items in
+// units, unit u's starting at starts[u] and starts[len-1] their end: the
+// first unit that starts at or after k/n of the items. Workers k and k+1
+// then take the units between, whole, about 1/n of the items; for k = n
+// it is the end, or where only empty units are left.
+func shareStart(starts []int32, k, n int) int {
+	u, _ := slices.BinarySearch(starts, int32(k*int(starts[len(starts)-1])/n))
+	return u
 }

@@ -63,11 +63,14 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	w.fanOut(n, (*World).sortMoves)
 	// The boxes that leave their cells can change the blocks and lanes of
 	// boxes in the cells they leave, so those are read again after.
-	lv := m.leaving[:0]
-	for k := range n {
-		lv = append(lv, m.leave[k]...)
+	lv := m.leave[0]
+	if n > 1 {
+		lv = m.leaving[:0]
+		for k := range n {
+			lv = append(lv, m.leave[k]...)
+		}
+		m.leaving = lv
 	}
-	m.leaving = lv
 	for j := range lv {
 		w.leaveAhead(lv, j)
 		x := &lv[j]
@@ -103,9 +106,9 @@ const moveChunk = 4096
 
 // moves is MoveBoxes' state: the call's arguments, each worker's range of
 // them, the boxes each found staying in their cells and those that leave
-// (then all in one list, leaving), the staying boxes sorted into regions
-// of blocks, and markMoves' bitset of the slots of hs and each worker's
-// marks.
+// (joined in leaving when there are several workers), the staying boxes
+// sorted into regions of blocks, and markMoves' bitset of the slots of hs
+// and each worker's marks.
 type moves struct {
 	hs      []Handle
 	b       *soa.Boxes
@@ -119,7 +122,7 @@ type moves struct {
 	start   [2*regions + 1]int32 // where each region starts in sorted
 	shift   [2]uint              // a block's region is its index >> shift, by Kind
 	keys    []uint16             // regionSort's regions of the boxes
-	leaving []leaver             // the leave lists one after the other
+	leaving []leaver             // the workers' leave lists one after the other, for more than one
 	seen    []uint64             // markMoves' bitset of the slots of hs
 	mode    writeMode            // how the boxes that stay get into their blocks
 	next    atomic.Int64         // the next block settle hands out
@@ -325,10 +328,7 @@ func (w *World) writeMoves(k int) {
 }
 
 // cut returns where worker k of n starts in sorted (writeMoves).
-func (m *moves) cut(k, n int) int32 {
-	r, _ := slices.BinarySearch(m.start[:], int32(k*len(m.sorted)/n))
-	return m.start[r]
-}
+func (m *moves) cut(k, n int) int32 { return m.start[shareStart(m.start[:], k, n)] }
 
 // markMoves is worker k's share of the check for repeated handles and of
 // the dirty marks: the slots whose words of the bitsets are its own, words

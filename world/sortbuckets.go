@@ -129,19 +129,11 @@ func (w *World) bucketScatter(k int) {
 // with slices.Sort, where the keys order as their slot pairs.
 func (w *World) bucketSort(k int) {
 	st, bs := &w.step, &w.step.buckets
-	n := len(st.parts) - 1
-	buckets := 1 << bs.top
-	cut := func(k int) int {
-		if k == n {
-			return buckets
-		}
-		b, _ := slices.BinarySearch(bs.start[:buckets], int32(k*len(st.found)/n))
-		return b
-	}
+	n, starts := len(st.parts)-1, bs.start[:1<<bs.top+1]
 	l, width, digits := bs.l, bs.width, bs.digits
 	mask := uint64(1)<<width - 1
 	count := &bs.count[k]
-	for b := cut(k); b < cut(k+1); b++ {
+	for b, end := shareStart(starts, k, n), shareStart(starts, k+1, n); b < end; b++ {
 		lo, hi := bs.start[b], bs.start[b+1]
 		src, dst := st.spare[lo:hi], st.found[lo:hi]
 		if hi-lo < radixMin {

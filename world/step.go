@@ -71,11 +71,11 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // each box inserted, moved or refiltered since the last one, plus two
 // sequential passes over the pairs, which the workers share (the
 // remembered ones are kept or dropped and merged with the new ones, then
-// copied to dst); Events compares the changed boxes' pairs only. A Static box that does not move
-// costs nothing. When at least one Dynamic box in eight changed, the call
-// recomputes every pair cell by cell instead, which costs less than as
-// many queries. Events then reports how
-// the pairs changed.
+// copied to dst); Events compares the changed boxes' pairs only. A Static
+// box that does not move costs nothing. When at least one Dynamic box in
+// eight changed, the call recomputes every pair cell by cell instead,
+// which costs less than as many queries. Events then reports how the
+// pairs changed.
 func (w *World) Pairs(dst []Pair) []Pair {
 	st := &w.step
 	w.compact()

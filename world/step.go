@@ -160,7 +160,7 @@ type keeper struct {
 //
 // Nearly every pair stands in a step that keep runs in, so a loop of its
 // own (standing) copies them, with nothing else in its registers, and
-// stops at the first pair that needs more: one to drop, a found key to
+// stops at the first pair that needs more: one to drop, found keys to
 // merge before it, or a full cur. With the lists and their appends in one
 // loop the compiler spilled registers on every pair, and the loop's speed
 // varied by a quarter with where the linker placed it.
@@ -184,10 +184,11 @@ func (kp *keeper) keep(touched []uint64) {
 			kp.dropped = append(kp.dropped, k)
 			i++
 		case next < k:
-			cur = append(cur[:n], next)
+			for ; j < len(found) && found[j] < k; j++ {
+				cur = append(cur[:n], found[j])
+				n++
+			}
 			cur = cur[:cap(cur)]
-			n++
-			j++
 		default: // cur is full
 			cur = append(cur[:n], 0)
 			cur = cur[:cap(cur)]

@@ -66,7 +66,7 @@ func (w *World) sortBuckets(n int) bool {
 	for k := range n {
 		or, and = or|bs.or[k], and&bs.and[k]
 	}
-	if (or^and)&0x000000ff000000ff != 0 {
+	if gensDiffer(or, and) {
 		return false
 	}
 	// Each worker's keys of bucket b go after those of the workers before

@@ -42,11 +42,15 @@ func sortKeys(keys, scratch []uint64, slots int) (sorted, spare []uint64) {
 			count[d][c>>(width*d)&mask]++
 		}
 	}
-	if (or^and)&0x000000ff000000ff != 0 {
+	if gensDiffer(or, and) {
 		return sortBytes(keys, scratch, or, and)
 	}
 	return slotDigits(keys, scratch, &count, digits, l, width)
 }
+
+// gensDiffer reports whether keys whose OR is or and whose AND is and
+// differ in a generation byte, the low byte of either handle.
+func gensDiffer(or, and uint64) bool { return (or^and)&0x000000ff000000ff != 0 }
 
 // slotCounts is how many keys have each value of each digit, for the
 // slot-pair digits of sortKeys and bucketSort: up to five digits of up to

@@ -179,8 +179,8 @@ func (kp *keeper) keep(touched []uint64) {
 			break
 		}
 		k := prev[i]
-		switch a, b := k>>40, uint64(uint32(k)>>8); {
-		case touched[a>>6]&(1<<(a&63)) != 0 || touched[b>>6]&(1<<(b&63)) != 0:
+		switch {
+		case touchedPair(touched, k):
 			kp.dropped = append(kp.dropped, k)
 			i++
 		case next < k:
@@ -197,6 +197,13 @@ func (kp *keeper) keep(touched []uint64) {
 	kp.cur = append(cur[:n], found[j:]...)
 }
 
+// touchedPair reports whether the slot of either box of the pair key k
+// has its bit set in touched.
+func touchedPair(touched []uint64, k uint64) bool {
+	a, b := k>>40, uint64(uint32(k)>>8)
+	return touched[a>>6]&(1<<(a&63)) != 0 || touched[b>>6]&(1<<(b&63)) != 0
+}
+
 // standing copies the keys of prev to cur from n on while neither box is
 // touched, the key is below next and cur has room, and returns how many it
 // copied and the new n. It is not inlined, so its loop has the registers
@@ -205,8 +212,7 @@ func (kp *keeper) keep(touched []uint64) {
 //go:noinline
 func standing(prev, touched, cur []uint64, n int, next uint64) (int, int) {
 	for i, k := range prev {
-		a, b := k>>40, uint64(uint32(k)>>8)
-		if touched[a>>6]&(1<<(a&63)) != 0 || touched[b>>6]&(1<<(b&63)) != 0 || next < k || n >= len(cur) {
+		if touchedPair(touched, k) || next < k || n >= len(cur) {
 			return i, n
 		}
 		cur[n] = k

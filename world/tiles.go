@@ -199,6 +199,7 @@ func (g *grid) relinkAll() {
 // in [x0, x1] × [y0, y1], tile by tile, and stops early when fn returns
 // true, which it then returns.
 func (g *grid) visitRange(k int16, x0, x1, y0, y1 int32, fn func(*block) bool) bool {
+	var heads [64]int32
 	for ty := y0 >> tileShift; ty <= y1>>tileShift; ty++ {
 		rows := tileRows(ty, y0, y1)
 		for tx := x0 >> tileShift; tx <= x1>>tileShift; tx++ {
@@ -222,7 +223,6 @@ func (g *grid) visitRange(k int16, x0, x1, y0, y1 int32, fn func(*block) bool) b
 			// and at 4,000,000 (BenchmarkWorldQuery,
 			// BenchmarkWorldQueryPlaces).
 			tl := &g.tiles[g.table[i].tile-1]
-			var heads [64]int32
 			m := 0
 			for ; bits != 0; bits &= bits - 1 {
 				heads[m] = tl.head[mathbits.TrailingZeros64(bits)]

@@ -36,7 +36,9 @@
 // moved, it recomputes every pair cell by cell instead. MoveBoxes moves
 // many boxes in one call, on several goroutines, and writes them block by
 // block rather than in the caller's order when there are many or the world
-// is large.
+// is large. In a large world, Move too leaves the writing of its box's
+// block to the next question or Pairs, which writes the blocks of all the
+// Moves since together.
 //
 // # Handles
 //

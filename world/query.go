@@ -40,6 +40,7 @@ func (w *World) QueryRegion(dst []Handle, min, max obb.Vec2, mask uint32) []Hand
 // decides.
 func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 	start := len(dst)
+	w.catchUp()
 	if p.X != p.X || p.Y != p.Y {
 		return dst
 	}
@@ -79,6 +80,7 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 	// Finite bounds mean finite fields (a NaN or an infinity in any field
 	// makes a bound NaN or infinite: bound.Box), so Classify, a tenth of a
 	// query, runs only for the boxes whose bounds are not.
+	w.catchUp()
 	lo, hi, finite := bound.Box(b)
 	if !finite && bound.Classify(b) == bound.NaN {
 		return dst, false

@@ -50,6 +50,7 @@ func (w *World) RayCastAll(dst []RayHit, origin, delta obb.Vec2, mask uint32) []
 
 // ray calls fn with each hit of the segment.
 func (w *World) ray(origin, delta obb.Vec2, mask uint32, fn func(RayHit)) {
+	w.catchUp()
 	if origin.X != origin.X || origin.Y != origin.Y || delta.X != delta.X || delta.Y != delta.Y {
 		return
 	}

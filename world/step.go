@@ -79,6 +79,7 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // pairs changed.
 func (w *World) Pairs(dst []Pair) []Pair {
 	st := &w.step
+	w.catchUp()
 	w.compact()
 	st.full = w.dynamic > 0 && len(w.dirty)*fullStepShare >= w.dynamic
 	w.findPairs()

@@ -88,6 +88,7 @@ type World struct {
 	crew  crew  // runs Pairs' and MoveBoxes' workers
 
 	step stepper // the pair step's state
+	lag  lag     // the Moves whose blocks are behind their slots
 }
 
 // New returns an empty World.
@@ -139,13 +140,19 @@ func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 }
 
 // Move gives the box h a new pose or size (or both). A move that keeps the
-// box in its grid cell rewrites it in place. It panics if h is stale.
+// box in its grid cell rewrites it in place; in a world larger than the
+// caches, when the next question or Pairs needs it, together with the
+// other Moves' (lag.go). It panics if h is stale.
 func (w *World) Move(h Handle, b obb.Box) {
 	s := w.slot(h, "Move")
 	if s.where == inGrid {
 		g := &w.grids[s.kind]
 		if key, ok := g.cellOf(b); ok && key == s.cell {
-			g.blocks[s.block].set(s.lane, b)
+			if !w.large() {
+				g.blocks[s.block].set(s.lane, b)
+			} else {
+				w.fallBehind(int32(h >> 8)) // the block gets b later: lag.go
+			}
 			s.box = b
 			w.markDirty(int32(h >> 8))
 			return

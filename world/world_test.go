@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/obb2d/obb2d/internal/testkit"
@@ -403,4 +404,86 @@ func TestContacts(t *testing.T) {
 	})
 	w.Remove(ps[0].B)
 	testkit.MustPanic(t, "world: Contacts with stale handle", func() { w.Contacts(nil, ps[:1], 0) })
+}
+
+// TestReadersCatchUp moves the boxes of a large world (as the tests make
+// it) one by one, which leaves their blocks behind their poses (lag.go),
+// then asks questions of one kind from several goroutines at once: every
+// answer must be the brute force one on the new poses, and the race
+// detector must find no race between the reader that writes the blocks
+// and the others. The cases write the blocks from the list of moved slots,
+// and by the pass over every block when a quarter of the boxes moved, or
+// when repeated Moves of fewer boxes come to as many.
+func TestReadersCatchUp(t *testing.T) {
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(6, 6)), 3000, &boxes)
+	world.SortAll(true) // a large world's Moves, whatever its size
+	defer world.SortAll(false)
+	for _, c := range []struct {
+		name          string
+		moved, repeat int
+	}{{"list", 100, 1}, {"pass", 2000, 1}, {"repeats", 100, 40}} {
+		for _, kind := range []string{"query", "point", "ray"} {
+			t.Run(c.name+"/"+kind, func(t *testing.T) {
+				w := world.New()
+				w.Workers = 2
+				hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+				w.Pairs(nil)
+				m := &model{h: hs, box: make([]obb.Box, len(hs)), filter: make([]world.Filter, len(hs))}
+				for i := range hs {
+					m.box[i], m.filter[i] = boxes.At(i), world.DefaultFilter
+				}
+				r := rand.New(rand.NewPCG(7, 7))
+				for i := range c.moved {
+					j := (i * 7919) % len(hs)
+					for range c.repeat {
+						m.box[j].Center = m.box[j].Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 0.5), Y: float32(r.NormFloat64() * 0.5)})
+						w.Move(hs[j], m.box[j])
+					}
+				}
+				// The questions: at the moved boxes, where they are and
+				// where they were, and at others.
+				ask := func(q int) error {
+					qb := m.box[(q/2*7919)%len(hs)]
+					if q%2 == 1 {
+						qb = boxes.At((q / 2 * 7919) % len(hs))
+					}
+					switch kind {
+					case "query":
+						if got, want := w.Query(nil, qb, ^uint32(0)), m.query(qb, ^uint32(0)); !slices.Equal(got, want) {
+							return fmt.Errorf("query %d: %d hits, brute force %d", q, len(got), len(want))
+						}
+					case "point":
+						if got, want := w.QueryPoint(nil, qb.Center, ^uint32(0)), m.point(qb.Center, ^uint32(0)); !slices.Equal(got, want) {
+							return fmt.Errorf("point %d: %d hits, brute force %d", q, len(got), len(want))
+						}
+					case "ray":
+						d := obb.Vec2{X: 5, Y: 3}
+						if got, want := w.RayCastAll(nil, qb.Center, d, ^uint32(0)), m.rays(qb.Center, d, ^uint32(0)); !slices.Equal(got, want) {
+							return fmt.Errorf("ray %d: %d hits, brute force %d", q, len(got), len(want))
+						}
+					}
+					return nil
+				}
+				const readers, questions = 4, 400
+				errs := make([]error, readers)
+				var wg sync.WaitGroup
+				for g := range readers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for q := g; q < questions && errs[g] == nil; q += readers {
+							errs[g] = ask(q)
+						}
+					}()
+				}
+				wg.Wait()
+				for _, err := range errs {
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

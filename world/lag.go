@@ -1,0 +1,84 @@
+package world
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// In a world larger than the caches (regions.go), a Move that keeps its
+// box in its cell writes the new pose in the box's slot only, and notes
+// the slot; the box's block, whose columns the kernels read, gets the pose
+// before the next question or step reads the blocks (catchUp). Written at
+// once, a Move's pose is six cache lines of its block, in the caller's
+// order, so all over the grid's memory: a chain of misses on the Move's
+// own path, after the miss on its slot. Deferred, the writes of many Moves
+// go together: where a quarter of the boxes moved, in one pass over every
+// block in memory order, as MoveBoxes writes (settle); otherwise one after
+// another in a loop whose misses overlap (BenchmarkWorldStep,
+// world=uniform/moved=100%/move=each, n=1000000: from 170 to 103 ns a box
+// with one worker, 147 to 69 with two; moved=1%: -6% and -10%). In a world
+// the caches hold, Move writes the block at once: deferring cost the list
+// and a second pass over the moved boxes, and saved nothing (n=10000: +5%).
+//
+// The reading methods may run on several goroutines at once, so the first
+// to find the world behind catches it up under a mutex while the others
+// wait for it. A reader that finds it caught up, by an atomic load, reads
+// blocks written before the atomic store that load observes.
+type lag struct {
+	slots  []int32     // the slots moved since the last catch-up, with repeats, unless all
+	all    bool        // too many for slots: the lanes of every dirty slot
+	behind atomic.Bool // slots or all has something to write
+	mu     sync.Mutex  // held by the reader that catches up
+}
+
+// fallBehind notes that slot i's pose is newer than its block's lane. The
+// list holds up to a quarter as many slots as the world has boxes (Moves
+// can repeat a box), where the pass over every block becomes the cheaper
+// (writeMode); past that, all is set instead. Every slot noted is dirty
+// (markDirty), and Pairs catches up before it clears the dirty marks, so
+// the pass finds the slots by their marks.
+func (w *World) fallBehind(i int32) {
+	l := &w.lag
+	if !l.behind.Load() {
+		l.behind.Store(true)
+	}
+	if l.all {
+		return
+	}
+	if 4*len(l.slots) >= w.n {
+		l.all, l.slots = true, l.slots[:0]
+		return
+	}
+	l.slots = append(l.slots, i)
+}
+
+// catchUp writes the poses fallBehind noted into their blocks; a World
+// that is not behind costs it an atomic load.
+func (w *World) catchUp() {
+	if w.lag.behind.Load() {
+		w.catchUpNow()
+	}
+}
+
+func (w *World) catchUpNow() {
+	l := &w.lag
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.behind.Load() {
+		return // another reader caught up while this one waited
+	}
+	if l.all {
+		w.moves.next.Store(0)
+		w.fanOut(w.workers(w.n, moveChunk), (*World).settle)
+	} else {
+		// A slot noted may have been removed or moved to another cell
+		// since: its lane, if it has one, is found afresh.
+		for _, i := range l.slots {
+			if s := &w.slots[i]; s.live && s.where == inGrid {
+				w.grids[s.kind].blocks[s.block].set(s.lane, s.box)
+			}
+		}
+	}
+	l.slots, l.all = l.slots[:0], false
+	l.behind.Store(false)
+}

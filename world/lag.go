@@ -15,10 +15,11 @@ import (
 // go together: where a quarter of the boxes moved, in one pass over every
 // block in memory order, as MoveBoxes writes (settle); otherwise one after
 // another in a loop whose misses overlap (BenchmarkWorldStep,
-// world=uniform/moved=100%/move=each, n=1000000: from 170 to 103 ns a box
-// with one worker, 147 to 69 with two; moved=1%: -6% and -10%). In a world
-// the caches hold, Move writes the block at once: deferring cost the list
-// and a second pass over the moved boxes, and saved nothing (n=10000: +5%).
+// world=uniform/moved=100%/move=each, n=1000000: from 167 to 102 ns a box
+// with one worker, 144 to 66 with two; no slower with 1% moved). In a world
+// the caches hold, Move writes the block at once: deferring saved nothing
+// there (n=10000 and 100000), and the pass over every block, used at a
+// quarter moved, was slower than the writes one by one (n=10000: +4%).
 //
 // The reading methods may run on several goroutines at once, so the first
 // to find the world behind catches it up under a mutex while the others

@@ -487,3 +487,85 @@ func TestReadersCatchUp(t *testing.T) {
 		}
 	}
 }
+
+// TestCellBoundaries fills worlds with pairs of squares that overlap
+// across a cell's right or upper edge or corner, each square reaching
+// almost its level's R (half sides R·(1 - 2⁻¹²), so that R = 2ᵏ and cells
+// have side 4R) and the two of a pair almost as far apart as they can be
+// and still overlap, and compares Pairs with brute force. A full step
+// tests a box against the row above and the column to the right only when
+// it lies within 2R of them (cellPairs); these pairs sit right at that
+// limit, where the random scenes rarely put any. The boxes then move, by
+// Move and by MoveBoxes, to new such places.
+func TestCellBoundaries(t *testing.T) {
+	for _, r := range []float32{0.25, 1, 16} {
+		t.Run(fmt.Sprint("R=", r), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(8, uint64(r*4)))
+			s, h := 4*r, r*(1-0x1p-12)
+			var b soa.Boxes
+			place := func(i int) {
+				// The pair's offset: across the right edge, the upper
+				// one, or a corner; each coordinate it crosses by a
+				// distance within 2⁻⁹ of the most that overlaps, 2h.
+				d := func() float32 { return 2 * h * (1 - rng.Float32()*0x1p-9) }
+				var dx, dy float32
+				switch rng.IntN(4) {
+				case 0:
+					dx = d()
+				case 1:
+					dy = d()
+				case 2:
+					dx, dy = d(), d()
+				case 3:
+					dx, dy = -d(), d()
+				}
+				// The first box lies below or left of the edge it crosses,
+				// by up to the whole offset.
+				x := float32(rng.IntN(8)-4)*s - rng.Float32()*max(dx, 0) - rng.Float32()*min(dx, 0)
+				y := float32(rng.IntN(8)-4)*s - rng.Float32()*dy
+				if dx == 0 {
+					x = float32(rng.IntN(32)-16) * r
+				}
+				if dy == 0 {
+					y = float32(rng.IntN(32)-16) * r
+				}
+				a, c := obb.FromHalf(obb.Vec2{X: x, Y: y}, obb.Vec2{X: h, Y: h}, 0), obb.FromHalf(obb.Vec2{X: x + dx, Y: y + dy}, obb.Vec2{X: h, Y: h}, 0)
+				if i < b.Len() {
+					b.CX[i], b.CY[i], b.CX[i+1], b.CY[i+1] = a.Center.X, a.Center.Y, c.Center.X, c.Center.Y
+					return
+				}
+				b.Append(a)
+				b.Append(c)
+			}
+			for i := 0; i < 1000; i += 2 {
+				place(i)
+			}
+			w := world.New()
+			hs := w.InsertBoxes(nil, &b, world.Dynamic, world.DefaultFilter)
+			for step := range 3 {
+				got := w.Pairs(nil)
+				var want []world.Pair
+				for i := range hs {
+					for j := i + 1; j < len(hs); j++ {
+						if b.At(i).Overlaps(b.At(j)) {
+							want = append(want, world.Pair{A: hs[i], B: hs[j]})
+						}
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("step %d: %d pairs, brute force %d", step, len(got), len(want))
+				}
+				for i := 0; i < len(hs); i += 2 {
+					place(i)
+				}
+				if step == 0 {
+					for i, h := range hs {
+						w.Move(h, b.At(i))
+					}
+				} else {
+					w.MoveBoxes(hs, &b)
+				}
+			}
+		})
+	}
+}

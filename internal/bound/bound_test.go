@@ -32,6 +32,9 @@ func TestReach(t *testing.T) {
 			b.Half = obb.Vec2{X: b.Half.X * s, Y: b.Half.Y * s}
 		}
 		reach, ok := bound.Reach(b)
+		if ok && !b.Valid() {
+			t.Fatalf("Reach(%v) answers for a box that is not valid", b)
+		}
 		if !ok {
 			continue
 		}

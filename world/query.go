@@ -77,10 +77,10 @@ func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 // hits appends the handles of the boxes overlapping b with a category in
 // mask, unsorted; with first, it stops at the first and reports it.
 func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle, bool) {
+	w.catchUp()
 	// Finite bounds mean finite fields (a NaN or an infinity in any field
 	// makes a bound NaN or infinite: bound.Box), so Classify, a tenth of a
 	// query, runs only for the boxes whose bounds are not.
-	w.catchUp()
 	lo, hi, finite := bound.Box(b)
 	if !finite && bound.Classify(b) == bound.NaN {
 		return dst, false

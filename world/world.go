@@ -79,9 +79,11 @@ type World struct {
 	dirty   []int32  // slots marked dirty since the last Pairs (markDirty)
 	touched []uint64 // the same slots as a bitset: a slot's mark, kept out of the slots so that a pass over the remembered pairs reads it from the cache
 
-	// Workers is how many goroutines Pairs and MoveBoxes use; 0 or 1 means
-	// the calling goroutine only, a negative value runtime.GOMAXPROCS(0).
-	// The result does not depend on it.
+	// Workers is how many goroutines Pairs and MoveBoxes use, and the
+	// first question after a quarter of a large world's boxes moved one
+	// by one (lag.go); 0 or 1 means the calling goroutine only, a
+	// negative value runtime.GOMAXPROCS(0). The result does not depend on
+	// it.
 	Workers int
 
 	moves moves // MoveBoxes' state

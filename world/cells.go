@@ -296,8 +296,13 @@ func (w *World) cellPairs(dst []uint64, cols *columns, p *packed, c int32) []uin
 			upN[k]++
 		}
 	}
-	joins := right.lo < right.hi && right.lo == end // the right neighbour's boxes follow the cell's
-	apart := right.lo < right.hi && right.lo != end
+	// The right neighbour's boxes extend a box's run when they follow the
+	// cell's in the packed columns (joined), and are a run of their own
+	// otherwise (apart).
+	nonempty := b2i(right.lo < right.hi)
+	joined := (right.hi - end) * nonempty * b2i(right.lo == end)
+	apart := nonempty * b2i(right.lo != end)
+	apartWords := batch.Words(int(right.hi - right.lo))
 
 	// Each box's runs, at most five: its cell's boxes after it, the right
 	// neighbour's, and up to three of the row above. Which it needs depends
@@ -317,14 +322,14 @@ func (w *World) cellPairs(dst []uint64, cols *columns, p *packed, c int32) []uin
 	for i := first; i < end; i++ {
 		x, y := float64(p.b.CX[i]), float64(p.b.CY[i])
 		toRight, past := b2i(x >= rightX), b2i(x >= leftX)
-		hi := end + (right.hi-end)*toRight*b2i(joins)
+		hi := end + joined*toRight
 		runs[n], runs[n+1], runs[n+2] = i, i+1, hi
 		keep := b2i(i+1 < hi)
 		words += int(keep) * batch.Words(int(hi-i-1))
 		n += 3 * int(keep)
 		runs[n], runs[n+1], runs[n+2] = i, right.lo, right.hi
-		keep = toRight * b2i(apart)
-		words += int(keep) * batch.Words(int(right.hi-right.lo))
+		keep = toRight * apart
+		words += int(keep) * apartWords
 		n += 3 * int(keep)
 		up := b2i(y >= top)
 		k := past | toRight<<1

@@ -69,8 +69,7 @@ func (w *World) catchUpNow() {
 		return // another reader caught up while this one waited
 	}
 	if l.all {
-		w.moves.next.Store(0)
-		w.fanOut(w.workers(w.n, moveChunk), (*World).settle)
+		w.settleAll(w.workers(w.n, moveChunk))
 	} else {
 		// A slot noted may have been removed or moved to another cell
 		// since: its lane, if it has one, is found afresh.

@@ -93,8 +93,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		w.bucket(n)
 		w.fanOut(n, (*World).writeMoves)
 	case writeSettle:
-		m.next.Store(0)
-		w.fanOut(n, (*World).settle)
+		w.settleAll(n)
 	}
 	m.hs, m.b = nil, nil
 	w.compact()
@@ -191,6 +190,12 @@ func (w *World) settle(k int) {
 			w.settleBlocks(w.grids[Static].blocks[max(start, dyn)-dyn:end-dyn], ahead)
 		}
 	}
+}
+
+// settleAll runs settle's pass over every block on n workers.
+func (w *World) settleAll(n int) {
+	w.moves.next.Store(0)
+	w.fanOut(n, (*World).settle)
 }
 
 // settleChunk is how many blocks a worker of settle takes at a time:

@@ -15,17 +15,24 @@ import (
 // values of package scene, huge and tiny sizes), and compares every answer
 // at each check it spells. An input of odd length runs as in a large world
 // (world.SortAll): sorted passes, and Moves that leave their blocks to the
-// next reader.
+// next reader; of those, one in two with two workers, whose Moves leave
+// their cells to the next reader too.
 func FuzzWorld(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 0, 9, 9, 9, 9, 9, 9, 9, 200})
 	f.Add([]byte{0, 10, 10, 0, 0, 4, 4, 0, 0, 10, 11, 0, 0, 4, 4, 0, 255, 100, 1, 50, 50, 0, 0, 4, 4, 0, 255})
 	f.Add([]byte{0, 1, 1, 200, 1, 2, 2, 1, 0, 1, 1, 0, 0, 2, 2, 1, 150, 0, 255})
 	// Two touching boxes, then MoveBoxes takes the second away.
 	f.Add([]byte{0, 112, 112, 116, 116, 0, 0, 0, 120, 112, 116, 116, 0, 0, 180, 1, 140, 112, 116, 116, 0, 0, 255})
+	// Of length 3 mod 4: two workers, whose Moves leave the boxes' cells
+	// to the next reader, and a box moved out of its cell.
+	f.Add([]byte("000ax000000000x0\x00\x00xx000"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		world.SortAll(len(data)%2 == 1)
 		defer world.SortAll(false)
 		w, m := world.New(), &model{}
+		if len(data)%4 == 3 {
+			w.Workers = 2
+		}
 		r := rand.New(rand.NewPCG(uint64(len(data)), 1))
 		next := func() byte {
 			if len(data) == 0 {

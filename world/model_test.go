@@ -338,7 +338,8 @@ func TestScenes(t *testing.T) {
 
 // TestModel drives a World and the model with the same random sequences of
 // Insert, Move, MoveBoxes, Remove, SetFilter, Query and Pairs. Odd seeds
-// have MoveBoxes sort its writes, as it does in large worlds.
+// run as in a large world (world.SortAll), and of those one in two with
+// two workers, whose Moves leave their cells to the next reader (lag.go).
 func TestModel(t *testing.T) {
 	for seed := range uint64(8) {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
@@ -351,14 +352,15 @@ func TestModel(t *testing.T) {
 			}
 			world.SortAll(seed%2 == 1)
 			defer world.SortAll(false)
-			runModel(t, r, pool, steps)
+			runModel(t, r, pool, steps, 1+int(seed%4/3))
 		})
 	}
 }
 
-func runModel(t *testing.T, r *rand.Rand, pool []obb.Box, steps int) {
+func runModel(t *testing.T, r *rand.Rand, pool []obb.Box, steps, workers int) {
 	t.Helper()
 	w, m := world.New(), &model{}
+	w.Workers = workers
 	for step := range steps {
 		switch op := r.IntN(20); {
 		case op < 6 || len(m.h) == 0:

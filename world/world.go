@@ -80,10 +80,9 @@ type World struct {
 	touched []uint64 // the same slots as a bitset: a slot's mark, kept out of the slots so that a pass over the remembered pairs reads it from the cache
 
 	// Workers is how many goroutines Pairs and MoveBoxes use, and the
-	// first question after a quarter of a large world's boxes moved one
-	// by one (lag.go); 0 or 1 means the calling goroutine only, a
-	// negative value runtime.GOMAXPROCS(0). The result does not depend on
-	// it.
+	// first question after Moves in a large world (lag.go); 0 or 1 means
+	// the calling goroutine only, a negative value runtime.GOMAXPROCS(0).
+	// The result does not depend on it.
 	Workers int
 
 	moves moves // MoveBoxes' state
@@ -144,10 +143,17 @@ func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 // Move gives the box h a new pose or size (or both). A move that keeps the
 // box in its grid cell rewrites it in place; in a world larger than the
 // caches, when the next question or Pairs needs it, together with the
-// other Moves' (lag.go). It panics if h is stale.
+// other Moves' (lag.go), and, with more than one worker, the box's cell is
+// found then too. It panics if h is stale.
 func (w *World) Move(h Handle, b obb.Box) {
 	s := w.slot(h, "Move")
 	if s.where == inGrid {
+		if w.large() && w.cellsLater() {
+			s.box = b
+			w.fallBehind(int32(h >> 8)) // the cell and the block: lag.go
+			w.markDirty(int32(h >> 8))
+			return
+		}
 		g := &w.grids[s.kind]
 		if key, ok := g.cellOf(b); ok && key == s.cell {
 			if !w.large() {

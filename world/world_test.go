@@ -488,6 +488,54 @@ func TestReadersCatchUp(t *testing.T) {
 	}
 }
 
+// TestMovesLeaveCellsOnWorkers moves boxes of a large world (world.SortAll)
+// with two workers one by one to the places of boxes half the world away,
+// out of their cells, which Move leaves to the next reader; with 10,000
+// boxes that reader finds the cells on both workers (lag.go). A tenth of
+// the boxes moves (the list of moved slots), then all of them (the dirty
+// list); Pairs and a Query at each moved box must then be brute force's.
+func TestMovesLeaveCellsOnWorkers(t *testing.T) {
+	const n = 10000
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(8, 8)), n, &boxes)
+	world.SortAll(true)
+	defer world.SortAll(false)
+	for _, moved := range []int{n / 10, n} {
+		t.Run(fmt.Sprint("moved=", moved), func(t *testing.T) {
+			w := world.New()
+			w.Workers = 2
+			hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+			w.Pairs(nil)
+			now := boxes
+			now.CX, now.CY = slices.Clone(boxes.CX), slices.Clone(boxes.CY)
+			var at []int
+			for i := range moved {
+				j := i * 7919 % n // 7919 is prime: every box once
+				now.CX[j], now.CY[j] = boxes.CX[(j+n/2)%n], boxes.CY[(j+n/2)%n]
+				w.Move(hs[j], now.At(j))
+				at = append(at, j)
+			}
+			var f pairs.Finder
+			var want []world.Pair
+			for _, p := range f.All(nil, &now) {
+				want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+			}
+			if got := w.Pairs(nil); !slices.Equal(got, want) {
+				t.Fatalf("%d pairs, brute force %d", len(got), len(want))
+			}
+			m := &model{h: hs, box: make([]obb.Box, n), filter: make([]world.Filter, n)}
+			for i := range hs {
+				m.box[i], m.filter[i] = now.At(i), world.DefaultFilter
+			}
+			for _, j := range at[:min(len(at), 300)] {
+				if got, want := w.Query(nil, now.At(j), ^uint32(0)), m.query(now.At(j), ^uint32(0)); !slices.Equal(got, want) {
+					t.Fatalf("query at box %d: %d hits, brute force %d", j, len(got), len(want))
+				}
+			}
+		})
+	}
+}
+
 // TestCellBoundaries fills worlds with pairs of squares that overlap
 // across a cell's right or upper edge or corner, each square reaching
 // almost its level's R (half sides R·(1 - 2⁻¹²), so that R = 2ᵏ and cells

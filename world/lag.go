@@ -100,19 +100,19 @@ func (w *World) catchUpNow() {
 	if !l.behind.Load() {
 		return // another reader caught up while this one waited
 	}
-	n := w.workers(w.n, moveChunk)
 	if l.cells {
 		// Every noted slot is dirty, so with all set the dirty list
 		// holds them; it may hold slots whose cells are known too, whose
-		// check finds them in place.
+		// check finds them in place. A short list is checked on the
+		// caller's goroutine: starting a worker takes microseconds.
 		l.list = l.slots
 		if l.all {
 			l.list = w.dirty
 		}
-		w.checkAll(n)
+		w.checkAll(w.workers(len(l.list), moveChunk))
 	}
 	if l.all {
-		w.settleAll(n)
+		w.settleAll(w.workers(w.n, moveChunk))
 	} else {
 		// A slot noted may have been removed or moved to another cell
 		// since: its lane, if it has one, is found afresh.

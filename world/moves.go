@@ -27,7 +27,6 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	if n := b.Len(); n != len(hs) {
 		panic(fmt.Sprintf("world: MoveBoxes with %d handles and %d boxes", len(hs), n))
 	}
-	w.catchUp() // the cells of the boxes Move left behind: lag.go
 	m := &w.moves
 	m.hs, m.b = hs, b
 	n := w.workers(len(hs), moveChunk)
@@ -39,6 +38,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 			w.slot(hs[i], "MoveBoxes") // panics
 		}
 	}
+	w.catchUp() // the cells of the boxes Move left behind: lag.go
 	m.seen = slices.Grow(m.seen[:0], len(w.touched))[:len(w.touched)]
 	w.fanOut(n, (*World).markMoves)
 	repeats := false

@@ -1,7 +1,6 @@
 package world
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -55,11 +54,7 @@ type lag struct {
 func (w *World) cellsLater() bool {
 	l := &w.lag
 	if !l.behind.Load() {
-		n := w.Workers
-		if n < 0 {
-			n = runtime.GOMAXPROCS(0)
-		}
-		l.cells = n > 1
+		l.cells = w.workers(w.n, 1) > 1
 	}
 	return l.cells
 }

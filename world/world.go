@@ -148,7 +148,8 @@ func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 func (w *World) Move(h Handle, b obb.Box) {
 	s := w.slot(h, "Move")
 	if s.where == inGrid {
-		if w.large() && w.cellsLater() {
+		large := w.large()
+		if large && w.cellsLater() {
 			s.box = b
 			w.fallBehind(int32(h >> 8)) // the cell and the block: lag.go
 			w.markDirty(int32(h >> 8))
@@ -156,7 +157,7 @@ func (w *World) Move(h Handle, b obb.Box) {
 		}
 		g := &w.grids[s.kind]
 		if key, ok := g.cellOf(b); ok && key == s.cell {
-			if !w.large() {
+			if !large {
 				g.blocks[s.block].set(s.lane, b)
 			} else {
 				w.fallBehind(int32(h >> 8)) // the block gets b later: lag.go

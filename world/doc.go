@@ -20,8 +20,10 @@
 // more than it needs: a box with a NaN overlaps nothing and is kept out of
 // the grid, so it is never tested; a box with an infinity, or with a zero
 // axis, has no finite bounds and is tested against every box by the scalar
-// test; a box with negative half extents or an axis that is not unit length
-// is in the grid with bounds that cover what the test can say of it.
+// test, as is a box whose axis has a component of 2¹⁶ or more, with which
+// obb.Box.RayCast's products can overflow; a box with negative half
+// extents or an axis that is not unit length is in the grid with bounds
+// that cover what the test can say of it.
 //
 // # Structure
 //

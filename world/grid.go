@@ -8,6 +8,7 @@ import (
 
 	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/bound"
+	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/obb"
 )
 
@@ -182,10 +183,14 @@ func reach(c, lo, hi float32) float64 {
 }
 
 // cellOf returns the cell of a box, or false when the box has no finite
-// bounds (a NaN or an infinity in a field, a zero axis).
+// bounds (a NaN or an infinity in a field, a zero axis) or an axis with a
+// component of magnitude farAxis or more.
 func (g *grid) cellOf(b obb.Box) (cellKey, bool) {
 	r, ok := bound.Reach(b)
 	if !ok {
+		if f32.Abs(b.Axis.X) >= farAxis || f32.Abs(b.Axis.Y) >= farAxis {
+			return cellKey{}, false
+		}
 		var lo, hi obb.Vec2
 		if lo, hi, ok = bound.Box(b); !ok { // NaN and infinite fields give bounds that are not finite
 			return cellKey{}, false
@@ -196,6 +201,18 @@ func (g *grid) cellOf(b obb.Box) (cellKey, bool) {
 	_, s := sizes(k)
 	return cellKey{coord(float64(b.Center.X), s), coord(float64(b.Center.Y), s), int16(k)}, true
 }
+
+// farAxis: a box whose axis has a component this large stays out of the
+// grid and is tested against every question, as a box with an infinity
+// is. obb.Box.RayCast multiplies the axis by the segment's delta and by
+// its origin's offset from the box's center. With an axis this large a
+// product with the delta can overflow while those with the offset do not,
+// and the slab test then reports a hit, at t = 0, far from the box's
+// bounds (TestRayCastFarAxes). Below farAxis the delta's products overflow
+// only for a segment of scale 2¹¹² or more, which RayCast tests against
+// every box; an offset's product that overflows makes the origin's
+// coordinate in the box's frame infinite or NaN, and the test a miss.
+const farAxis = 0x1p16
 
 func hash(k cellKey) uint64 {
 	h := uint64(uint32(k.x))*0x9e3779b97f4a7c15 ^ uint64(uint32(k.y))*0xc2b2ae3d27d4eb4f ^ uint64(uint16(k.level))*0x165667b19e3779f9

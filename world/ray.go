@@ -70,9 +70,12 @@ func (w *World) ray(origin, delta obb.Vec2, mask uint32, fn func(RayHit)) {
 		}
 		return false
 	}
-	finite := !math.IsInf(float64(origin.X+origin.Y+delta.X+delta.Y), 0)
+	// A segment of scale 2¹⁰⁰ or more may overflow the slab test's
+	// products with a box's axis (farAxis), and one with an infinity has
+	// no range of cells: both test every box.
+	scale := math.Abs(float64(origin.X)) + math.Abs(float64(origin.Y)) + math.Abs(float64(delta.X)) + math.Abs(float64(delta.Y))
 	for k := range w.grids {
-		if finite {
+		if scale < 0x1p100 {
 			w.grids[k].visitSegment(origin, delta, visit)
 		} else {
 			w.grids[k].visitAll(visit)

@@ -103,7 +103,10 @@ func (m *model) pairs() []world.Pair {
 func diff(a, b []world.Pair) []world.Pair {
 	var out []world.Pair
 	for _, p := range a {
-		if !slices.Contains(b, p) {
+		for len(b) > 0 && comparePairs(b[0], p) < 0 {
+			b = b[1:]
+		}
+		if len(b) == 0 || b[0] != p {
 			out = append(out, p)
 		}
 	}

@@ -74,4 +74,5 @@ func (w *World) Clear() {
 	w.lag.behind.Store(false)
 	w.step.prev = w.step.prev[:0]
 	w.step.evWorkers = 0 // no events
+	w.dropFat()
 }

@@ -35,7 +35,10 @@
 // cost does not grow with the number of boxes in the world.
 // Pairs remembers the last step's pairs and tests only the boxes inserted,
 // moved or refiltered since; the others' pairs stand. When many boxes
-// moved, it recomputes every pair cell by cell instead. MoveBoxes moves
+// moved, it tests the candidates it keeps, the pairs whose fat bounds (the
+// boxes' bounds grown by a margin, as in Box2D's dynamic tree) meet, and
+// finds new candidates only for the boxes that left their fat bounds; when
+// too many of those do, it recomputes every pair cell by cell. MoveBoxes moves
 // many boxes in one call, on several goroutines, and writes them block by
 // block rather than in the caller's order when there are many or the world
 // is large. In a large world, Move too leaves the writing of its box's

@@ -23,3 +23,7 @@ func SortNone() { largeBytes = math.MaxInt }
 func Writes(mode string) {
 	forcedWrites = map[string]int{"": -1, "direct": int(writeDirect), "sorted": int(writeSorted), "settle": int(writeSettle)}[mode]
 }
+
+// FatStats returns how many steps of w were served from the candidates of
+// fat bounds (fat.go), and how many boxes escaped in them.
+func FatStats(w *World) (steps, escapes int) { return w.fat.used, w.fat.escapes }

@@ -93,6 +93,23 @@ func (b *block) at(lane int32) obb.Box {
 	}
 }
 
+// fatBlock holds the fat bounds (fat.go) of a block's boxes by lane, lo.X,
+// lo.Y, hi.X and hi.Y, so that a query for candidates reads them in
+// columns, not from each box's slot: kept in an array beside the blocks,
+// they leave the blocks, which every question reads, as they were.
+type fatBlock [4][blockLanes]float32
+
+// indexOf returns the index of block b in g.blocks.
+func (g *grid) indexOf(b *block) int32 {
+	return int32((uintptr(unsafe.Pointer(b)) - uintptr(unsafe.Pointer(&g.blocks[0]))) / unsafe.Sizeof(block{}))
+}
+
+// setFat puts fat bounds lo, hi in lane of block b.
+func (g *grid) setFat(b, lane int32, lo, hi obb.Vec2) {
+	f := &g.fat[b]
+	f[0][lane], f[1][lane], f[2][lane], f[3][lane] = lo.X, lo.Y, hi.X, hi.Y
+}
+
 // cellKey names a cell: its level and its coordinates on the level.
 type cellKey struct {
 	x, y  int32
@@ -111,11 +128,15 @@ type grid struct {
 	tiles      []tile      // the cells' index (tiles.go)
 	table      []tileEntry // the tiles' hash table
 	blocks     []block
-	free       []int32 // unused blocks
-	spare      []block // compact's other block array
-	spareCells []cell  // and its other cell array
-	order      []int32 // compact's order of cells
-	churn      int     // boxes added to cells since the last compact
+	fat        []fatBlock         // by block: its boxes' fat bounds (fat.go)
+	free       []int32            // unused blocks
+	spare      []block            // compact's other block array
+	spareFat   []fatBlock         // and its other fat array
+	fatWidth   [levelSpan]float64 // by level: at least the width of its boxes' fat bounds (fat.go)
+	keepFat    bool               // the candidates are in use: fat follows the boxes' lanes
+	spareCells []cell             // and its other cell array
+	order      []int32            // compact's order of cells
+	churn      int                // boxes added to cells since the last compact
 	boxes      int
 	count      [levelSpan]int32
 	levels     []int16 // the levels with boxes, ascending
@@ -264,6 +285,10 @@ func (g *grid) remove(blk, lane int32) (moved Handle, ok bool) {
 		b.cols.HX[lane], b.cols.HY[lane] = hb.cols.HX[last], hb.cols.HY[last]
 		b.h[lane] = hb.h[last]
 		b.f[lane] = hb.f[last]
+		if g.keepFat {
+			f, hf := &g.fat[blk], &g.fat[head]
+			f[0][lane], f[1][lane], f[2][lane], f[3][lane] = hf[0][last], hf[1][last], hf[2][last], hf[3][last]
+		}
 		moved, ok = b.h[lane], true
 	}
 	hb.n = last
@@ -292,6 +317,7 @@ func (g *grid) newBlock() int32 {
 		return b
 	}
 	g.blocks = append(g.blocks, block{})
+	g.fat = append(g.fat, fatBlock{})
 	return int32(len(g.blocks) - 1)
 }
 
@@ -329,7 +355,7 @@ func (g *grid) relevel() {
 
 // clear empties the grid, keeping its memory.
 func (g *grid) clear() {
-	g.cells, g.blocks, g.free, g.levels = g.cells[:0], g.blocks[:0], g.free[:0], g.levels[:0]
+	g.cells, g.blocks, g.fat, g.free, g.levels = g.cells[:0], g.blocks[:0], g.fat[:0], g.free[:0], g.levels[:0]
 	g.churn, g.boxes = 0, 0
 	g.tiles = g.tiles[:0]
 	clear(g.table)
@@ -360,11 +386,14 @@ func (g *grid) compact(moved func(h Handle, blk, lane int32)) {
 		}
 		return cmp.Compare(ka.x, kb.x)
 	})
-	nb := g.spare[:0]
+	nb, nf := g.spare[:0], g.spareFat[:0]
 	for ci, c := range g.order {
 		first := int32(len(nb))
 		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
 			nb = append(nb, g.blocks[b])
+			if g.keepFat {
+				nf = append(nf, g.fat[b])
+			}
 			i := int32(len(nb) - 1)
 			nb[i].next, nb[i].cell = i+1, int32(ci)
 			for lane := range nb[i].n {
@@ -379,6 +408,10 @@ func (g *grid) compact(moved func(h Handle, blk, lane int32)) {
 		cells = append(cells, g.cells[c])
 	}
 	g.spare, g.blocks = g.blocks[:0], nb
+	if !g.keepFat {
+		nf = slices.Grow(nf, len(nb))[:len(nb)] // what they hold does not matter until build refits every box
+	}
+	g.spareFat, g.fat = g.fat[:0], nf
 	g.spareCells, g.cells = g.cells[:0], cells
 	g.free = g.free[:0]
 	g.relinkAll()

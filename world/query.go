@@ -146,7 +146,16 @@ func (g *grid) visit(lo, hi obb.Vec2, fn func(*block) bool) bool {
 
 // visitLevel is visit on level k alone.
 func (g *grid) visitLevel(k int16, lo, hi obb.Vec2, fn func(*block) bool) bool {
-	r, s := sizes(int(k))
+	r, _ := sizes(int(k))
+	return g.visitFar(k, lo, hi, r, fn)
+}
+
+// visitFar is visitLevel for things of the level's boxes that lie within
+// far of their centers, not R: the cells whose coordinates are in
+// coord(lo - far) to coord(hi + far), by visit's argument, which holds for
+// any float64 far.
+func (g *grid) visitFar(k int16, lo, hi obb.Vec2, r float64, fn func(*block) bool) bool {
+	_, s := sizes(int(k))
 	x0, x1 := coord(float64(lo.X)-r, s), coord(float64(hi.X)+r, s)
 	y0, y1 := coord(float64(lo.Y)-r, s), coord(float64(hi.Y)+r, s)
 	if (int64(x1)-int64(x0)+1)*(int64(y1)-int64(y0)+1) > int64(len(g.cells)) {

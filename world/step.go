@@ -74,15 +74,20 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // remembered ones are kept or dropped and merged with the new ones, then
 // copied to dst); Events compares the changed boxes' pairs only. A Static
 // box that does not move costs nothing. When at least one Dynamic box in
-// eight changed, the call recomputes every pair cell by cell instead,
-// which costs less than as many queries. Events then reports how the
-// pairs changed.
+// eight changed, the call instead tests the pairs whose fat bounds meet,
+// which it keeps from step to step, and queries only the boxes that left
+// their fat bounds (fat.go), or, when many did, recomputes every pair cell
+// by cell; either costs less than as many queries. Events then reports
+// how the pairs changed.
 func (w *World) Pairs(dst []Pair) []Pair {
 	st := &w.step
 	w.catchUp()
 	w.compact()
 	st.full = w.dynamic > 0 && len(w.dirty)*fullStepShare >= w.dynamic
 	w.findPairs()
+	if !st.full {
+		w.noteFat()
+	}
 	st.cur, st.dropped = st.cur[:0], st.dropped[:0]
 	if st.full {
 		st.cur, st.found = st.found, st.cur // the found pairs are all the pairs
@@ -230,6 +235,9 @@ func standing(prev, touched, cur []uint64, n int, next uint64) (int, int) {
 func (w *World) findPairs() {
 	st := &w.step
 	st.found = st.found[:0]
+	if st.full && w.fatPairs() {
+		return
+	}
 	n := w.workers(len(w.dirty), parallelDirty)
 	if st.full {
 		w.pack(n)

@@ -88,8 +88,9 @@ type World struct {
 	moves moves // MoveBoxes' state
 	crew  crew  // runs Pairs' and MoveBoxes' workers
 
-	step stepper // the pair step's state
-	lag  lag     // the Moves whose blocks are behind their slots
+	step stepper  // the pair step's state
+	fat  fatState // the fat bounds and candidates (fat.go)
+	lag  lag      // the Moves whose blocks are behind their slots
 }
 
 // New returns an empty World.
@@ -245,6 +246,7 @@ func (w *World) place(h Handle, s *slot) {
 		if key, ok := w.grids[s.kind].cellOf(s.box); ok {
 			s.where, s.cell = inGrid, key
 			s.block, s.lane = w.grids[s.kind].add(key, h, s.filter, s.box)
+			w.placeFat(h, s)
 			return
 		}
 	}

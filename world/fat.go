@@ -1,0 +1,739 @@
+package world
+
+import (
+	"math"
+	mathbits "math/bits"
+	"slices"
+	"unsafe"
+
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/bound"
+	"github.com/obb2d/obb2d/internal/f32"
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
+)
+
+// A step where many boxes moved a little can reuse the last step's
+// candidates instead of finding them again cell by cell: the fat bounds of
+// Box2D's dynamic tree (Catto, b2_dynamic_tree.c) and the skin of a Verlet
+// neighbour list. Each box in a grid gets fat bounds, its bound.Box grown
+// by a margin and rounded outward to float32, and the World keeps the
+// candidates: every pair of boxes, not both Static, whose fat bounds meet.
+// While a box's bounds stay inside its fat bounds, its candidates stay
+// complete: two boxes the overlap test reports have bounds that meet, so
+// fat bounds that meet, so they are a candidate. A step then tests the
+// candidates, half a box on the uniform scene, where the cell-by-cell
+// pass tests thirteen, and 16 and 22 on the RTS and mixed scenes, with 9
+// and 8 pairs a box (BenchmarkWorldStep, moved=100%, n=100000), and finds
+// candidates anew only for the boxes that left their fat bounds
+// (escaped), were inserted, removed, or moved out of the grid: their old
+// candidates go, and a query with their new fat bounds finds their new
+// ones.
+//
+// A query must find every box whose fat bounds meet the escaped box's.
+// Each level of a grid keeps at least the width of the fat bounds of every
+// box that entered it (fatWidth). A box's center lies in its bounds
+// (bound.Interval's are c ± (e + w), e and w not negative), so in its fat
+// bounds, and every point of those lies within that width of its center:
+// the cells whose centers' range [lo - width, hi + width] touches hold
+// them all. The fat bounds are copied to the box's block's lane
+// (fatBlock), so a query reads them in columns as it walks the blocks.
+//
+// The margin starts at a sixteenth of the box's own half width (the
+// larger half side of its bounds) and doubles, up to a half, each time the
+// box escapes, so a box that jitters stops escaping and one that travels
+// escapes every few steps. When more than one Dynamic box in escapeShare
+// escapes in a step, the candidates are dropped and full steps go cell by
+// cell (cells.go). A sample of the boxes then keeps fat bounds, and the
+// candidates are built again when few of it escape for a while.
+
+// fatBox is a box's fat bounds, with the handle they were made
+// for and the margin they were grown by: half the box's width times 2ᵏ/16
+// for k = grow, 0 to maxGrow.
+type fatBox struct {
+	lo, hi obb.Vec2
+	grow   uint8
+	h      Handle // 0: none
+}
+
+// fatState is the fat bounds and candidates, kept between steps.
+type fatState struct {
+	box      []fatBox // by slot
+	cand     []uint64 // the candidates' keys, ascending
+	fresh    []uint64 // the escaped boxes' new candidates
+	spare    []uint64 // cand's other buffer
+	sortBuf  []uint64 // sortKeys' other buffer for fresh
+	esc      []int32  // the slots that escaped this step
+	escBits  []uint64 // the same as a bitset
+	pending  []int32  // slots marked dirty in steps that did not use the candidates
+	pendBit  []uint64
+	valid    bool       // the candidates are complete for every box not pending
+	workers  int        // how many share the escapes' check, or testCandidates
+	escParts [][]int32  // each worker's escaped boxes
+	boxes    soa.Boxes  // by slot: the boxes as of the last step that used the kernel
+	filters  []Filter   // and their filters
+	copied   bool       // boxes and filters are those of the last step, which used the kernel
+	kernel   bool       // this step tests the candidates with batch.Pairs
+	tests    []pairTest // each worker's buffers for batch.Pairs
+
+	// While the candidates are dropped, one slot in 16 (sampled) keeps its
+	// fat bounds: how many of those the full steps checked and found
+	// escaped; and build's count of their margins.
+	checked, escaped int
+	quiet            int // windows of the sample in a row with few escapes
+	noisy            int // and with many
+	need             int // how many build calls for, less minQuiet
+	age              int // steps the candidates served since they were built
+	skip             int // full steps to go without sampling (sampleRest, scatterSkip)
+	hist             [maxGrow + 1]int
+
+	used    int // steps served from the candidates (tests)
+	escapes int // boxes that escaped in them (tests)
+}
+
+// escapeShare: a step drops the candidates when more than one Dynamic box
+// in escapeShare escaped, whose queries would cost more than the
+// cell-by-cell pass.
+const escapeShare = 32
+
+// sampleRest: after more windows of the sample in a row with many escapes
+// than its margins take to grow to their largest, that many full steps go
+// without the sample's checks, which cost a world of boxes that travel 5%
+// of its steps (BenchmarkWorldDrift).
+const sampleRest = 3
+
+// sampleMin: while the candidates are dropped, the sampled slots keep fat
+// bounds, at the cost of a check a sixteenth of the boxes a full step, and
+// the candidates are built again when at least sampleMin of them were
+// checked since the last decision and at most half as many escaped as would
+// drop the candidates.
+const sampleMin = 64
+
+// A build takes as long as a few full steps (BenchmarkWorldDrift), so it
+// waits for minQuiet windows of the sample in a row with few escapes: one
+// quiet window can be the steps where boxes that travel turn back. When
+// the candidates are dropped before serving keepAge steps, the next build
+// waits for twice as many windows more, up to maxQuiet; candidates that
+// serve keepAge steps clear that.
+const (
+	minQuiet = 2
+	maxQuiet = 1 << 10
+	keepAge  = 64
+)
+
+// sampled reports whether slot i is one of the sixteenth whose fat bounds
+// are kept while the candidates are dropped. The slots are picked by a
+// multiplicative hash (Knuth's, with the golden ratio), not as every
+// sixteenth, which would pick every box or none of a set that a caller
+// numbers in steps of 16.
+func sampled(i int32) bool { return uint32(i)*0x9e3779b9 < 1<<28 }
+
+// fatPairs puts every pair in w.step.found, sorted, from the candidates,
+// and reports whether it could: not when the candidates are dropped and
+// the sample does not call for building them, or when too many boxes
+// escaped.
+func (w *World) fatPairs() bool {
+	v := &w.fat
+	v.grow(len(w.slots))
+	v.esc = v.esc[:0]
+	if !v.valid {
+		if v.skip > 0 {
+			v.skip--
+			return false
+		}
+		if !w.sample() {
+			return false
+		}
+		if !w.build() {
+			return false
+		}
+		v.used++
+		w.testCandidates()
+		return true
+	}
+	n := w.workers(len(w.dirty), moveChunk)
+	for len(v.escParts) < n {
+		v.escParts = append(v.escParts, nil)
+	}
+	v.workers = n
+	w.fanOut(n, (*World).escapes)
+	for _, part := range v.escParts[:n] {
+		v.esc = append(v.esc, part...)
+	}
+	for _, i := range v.pending {
+		if !w.isDirty(i) && w.escaped(i) {
+			v.esc = append(v.esc, i)
+		}
+	}
+	w.chooseTest()
+	v.clearPending()
+	for _, i := range v.esc {
+		if f := &v.box[i]; f.h == makeHandle(i, w.slots[i].gen) {
+			f.grow = min(f.grow+1, maxGrow)
+		}
+	}
+	if len(v.esc)*escapeShare > w.dynamic {
+		w.useFat(false)
+		v.checked, v.escaped, v.quiet, v.noisy = 0, 0, 0, 0
+		if v.age < keepAge {
+			v.need = min(2*v.need+1, maxQuiet)
+		}
+		return false
+	}
+	v.used++
+	if v.age++; v.age == keepAge {
+		v.need = 0
+	}
+	v.escapes += len(v.esc)
+	w.refreshFat()
+	w.testCandidates()
+	return true
+}
+
+// escapes is worker k's share of the check of the dirty boxes for those
+// that escaped.
+func (w *World) escapes(k int) {
+	v := &w.fat
+	n := v.workers
+	esc := v.escParts[k][:0]
+	for _, i := range w.dirty[k*len(w.dirty)/n : (k+1)*len(w.dirty)/n] {
+		if w.escaped(i) {
+			esc = append(esc, i)
+		}
+	}
+	v.escParts[k] = esc
+}
+
+// sample checks the fat bounds of the sampled dirty boxes of a full step
+// while the candidates are dropped, refits those that escaped, with their
+// margins doubled, and those that had none, and reports whether to build
+// the candidates.
+func (w *World) sample() bool {
+	v := &w.fat
+	for _, i := range w.dirty {
+		if !sampled(i) {
+			continue
+		}
+		s, f := &w.slots[i], &v.box[i]
+		had := s.live && f.h == makeHandle(i, s.gen)
+		if had {
+			v.checked++
+		}
+		if w.escaped(i) {
+			if had {
+				v.escaped++
+				f.grow = min(f.grow+1, maxGrow)
+			}
+			w.refit(i)
+		}
+	}
+	if v.checked < sampleMin {
+		return false
+	}
+	v.quiet++
+	if v.escaped*escapeShare*2 > v.checked {
+		v.quiet = 0
+		if v.noisy++; v.noisy > maxGrow {
+			v.skip = sampleRest
+		}
+	} else {
+		v.noisy = 0
+	}
+	v.checked, v.escaped = 0, 0
+	return v.quiet >= minQuiet+v.need
+}
+
+// maxGrow: a box's margin is at most half its half width, so its fat
+// bounds at most 3/2 of its width, at most 3R wide on its level.
+const maxGrow = 3
+
+// build gives every box in a grid fat bounds and finds every candidate.
+// The sampled boxes' margins have grown to what their motion needs; a
+// box whose own margin is less gets the margin that covers 99% of the
+// sample's, so that the boxes that were not sampled do not all escape in
+// the next steps and drop the candidates again. The largest would give
+// every box the margin of the fastest few.
+func (w *World) build() bool {
+	v := &w.fat
+	clear(v.hist[:])
+	total := 0
+	for i := range w.slots {
+		if s, f := &w.slots[i], &v.box[i]; sampled(int32(i)) && s.live && s.where == inGrid && f.h == makeHandle(int32(i), s.gen) {
+			v.hist[f.grow]++
+			total++
+		}
+	}
+	grow, sum := uint8(0), v.hist[0]
+	for 100*sum < 99*total {
+		grow++
+		sum += v.hist[grow]
+	}
+	for k := range w.grids {
+		clear(w.grids[k].fatWidth[:])
+	}
+	for i := range w.slots {
+		s, f := &w.slots[i], &v.box[i]
+		if !s.live || s.where != inGrid {
+			f.h = 0
+			continue
+		}
+		if h := makeHandle(int32(i), s.gen); f.h != h {
+			f.h, f.grow = h, 0
+		}
+		f.grow = max(f.grow, grow)
+		w.refit(int32(i))
+	}
+	w.buildCandidates()
+	v.quiet = 0
+	if w.scattered() {
+		v.skip = scatterSkip
+		return false
+	}
+	v.copied = false
+	w.chooseTest()
+	v.clearPending()
+	v.age = 0
+	w.useFat(true)
+	return true
+}
+
+// dropFat forgets the candidates and the sample, for Clear: the slots
+// they name are free.
+func (w *World) dropFat() {
+	v := &w.fat
+	w.useFat(false)
+	v.cand = v.cand[:0]
+	v.clearPending()
+	v.checked, v.escaped, v.quiet, v.noisy, v.need, v.skip = 0, 0, 0, 0, 0, 0
+}
+
+// useFat records whether the candidates are in use, and so whether the
+// grids keep the fat bounds with their boxes' lanes (placeFat, remove and
+// compact); while they are not, the grids' churn does not pay for them.
+func (w *World) useFat(on bool) {
+	w.fat.valid = on
+	for k := range w.grids {
+		w.grids[k].keepFat = on
+	}
+}
+
+// scattered reports whether the candidates are too many and too scattered
+// over memory to pay in a large world: more than scatterShare a box whose
+// two slots lie more than nearSlots apart. Testing a candidate reads both
+// boxes; when the second one's slot is anywhere among millions, each read
+// misses every cache, and the cell-by-cell pass, which reads the boxes
+// packed in the order of their cells, is faster. The uniform scene at
+// 1,000,000 boxes, half a candidate a box, and the RTS scene, whose
+// boxes a caller inserts cluster by cluster so that neighbours have near
+// handles, gained 25% and 45%; the mixed scene, 22 candidates a box
+// between boxes inserted in no spatial order, took 41% longer
+// (BenchmarkWorldStep, moved=100%, workers=1, n=1000000).
+func (w *World) scattered() bool {
+	if !w.large() {
+		return false
+	}
+	far := 0
+	for _, k := range w.fat.cand {
+		if k>>40-uint64(uint32(k)>>8)+nearSlots > 2*nearSlots {
+			far++
+		}
+	}
+	return far > scatterShare*w.n
+}
+
+// nearSlots and scatterShare: see scattered. After scattered candidates,
+// scatterSkip full steps go cell by cell without the sample's checks,
+// which cost the mixed scene 2% of its step at 1,000,000 boxes.
+const (
+	nearSlots    = 1 << 14
+	scatterShare = 4
+	scatterSkip  = 1 << 10
+)
+
+// escaped reports whether slot i's box has left its fat bounds, or has
+// none: removed, inserted or moved out of the grid since they were made.
+func (w *World) escaped(i int32) bool {
+	s, f := &w.slots[i], &w.fat.box[i]
+	if !s.live || s.where != inGrid || f.h != makeHandle(i, s.gen) {
+		return true
+	}
+	lo, hi, ok := bound.Box(s.box)
+	return !ok || lo.X < f.lo.X || lo.Y < f.lo.Y || hi.X > f.hi.X || hi.Y > f.hi.Y
+}
+
+// fatWidth returns at least the width of fat bounds lo, hi on either
+// coordinate: a float64 difference of float32 values rounds by at most
+// 2⁻⁵³ of it, which the factor covers.
+func fatWidth(lo, hi obb.Vec2) float64 {
+	return max(float64(hi.X)-float64(lo.X), float64(hi.Y)-float64(lo.Y)) * (1 + 0x1p-50)
+}
+
+// noteWidth records on level k of g fat bounds lo, hi.
+func (g *grid) noteWidth(k int16, lo, hi obb.Vec2) {
+	i := int(k) - minLevel
+	g.fatWidth[i] = max(g.fatWidth[i], fatWidth(lo, hi))
+}
+
+// noteFat records the dirty boxes of a step that did not use the
+// candidates, for the next that does to check.
+func (w *World) noteFat() {
+	v := &w.fat
+	if !v.valid {
+		return
+	}
+	v.grow(len(w.slots))
+	for _, i := range w.dirty {
+		if v.pendBit[i>>6]&(1<<(i&63)) == 0 {
+			v.pendBit[i>>6] |= 1 << (i & 63)
+			v.pending = append(v.pending, i)
+		}
+	}
+}
+
+func (v *fatState) clearPending() {
+	for _, i := range v.pending {
+		v.pendBit[i>>6] = 0
+	}
+	v.pending = v.pending[:0]
+}
+
+// grow gives the fat state room for n slots.
+func (v *fatState) grow(n int) {
+	for len(v.box) < n {
+		v.box = append(v.box, fatBox{})
+		v.boxes.Append(obb.Box{})
+		v.filters = append(v.filters, Filter{})
+	}
+	for len(v.escBits)*64 < n {
+		v.escBits, v.pendBit = append(v.escBits, 0), append(v.pendBit, 0)
+	}
+}
+
+// refreshFat gives the escaped boxes new fat bounds, drops their
+// candidates and finds their new ones.
+func (w *World) refreshFat() {
+	v := &w.fat
+	if len(v.esc) == 0 {
+		return
+	}
+	for _, i := range v.esc {
+		v.escBits[i>>6] |= 1 << (i & 63)
+	}
+	v.cand = slices.DeleteFunc(v.cand, func(k uint64) bool {
+		a, b := k>>40, uint64(uint32(k)>>8)
+		return v.escBits[a>>6]&(1<<(a&63)) != 0 || v.escBits[b>>6]&(1<<(b&63)) != 0
+	})
+	for _, i := range v.esc {
+		w.refit(i)
+	}
+	fresh := v.fresh[:0]
+	for _, i := range v.esc {
+		if f := &v.box[i]; f.h != 0 {
+			fresh = w.fatQuery(fresh, i, f)
+		}
+	}
+	for _, i := range v.esc {
+		v.escBits[i>>6] = 0
+	}
+	fresh, v.sortBuf = sortKeys(fresh, v.sortBuf, len(w.slots))
+	v.fresh = fresh
+	n := len(v.cand) + len(fresh)
+	if cap(v.spare) < n {
+		v.spare = make([]uint64, 0, n+n/4) // room for the margins' growth over the next steps
+	}
+	merged := v.spare[:n]
+	mergeKeys(merged, v.cand, fresh)
+	v.cand, v.spare = merged, v.cand
+	if cap(v.spare) < cap(v.cand) {
+		v.spare = make([]uint64, 0, cap(v.cand))
+	}
+}
+
+// placeFat copies the fat bounds of slot s, whose handle is h, to its
+// block's lane, as place files it: fat bounds for another box, or none,
+// are copied as bounds that meet nothing, and the box is then one that
+// escaped, whose bounds refreshFat makes before any query reads them.
+func (w *World) placeFat(h Handle, s *slot) {
+	g := &w.grids[s.kind]
+	if !g.keepFat {
+		return // build refits every box
+	}
+	if int(h>>8) < len(w.fat.box) {
+		if f := &w.fat.box[h>>8]; f.h == h {
+			g.setFat(s.block, s.lane, f.lo, f.hi)
+			g.noteWidth(s.cell.level, f.lo, f.hi)
+			return
+		}
+	}
+	inf := float32(math.Inf(1))
+	g.setFat(s.block, s.lane, obb.Vec2{X: inf, Y: inf}, obb.Vec2{X: -inf, Y: -inf})
+}
+
+// refit gives the box of slot i fat bounds, or none when it is not in a
+// grid, and copies them to its block: its bounds grown by its margin, of
+// growth grow if the bounds were its own and 0 if not. A box whose
+// coordinates are so large that rounding them outward would widen its fat
+// bounds past 3R gets its bounds alone, at most 2R wide, so that no
+// level's width grows past 3R.
+func (w *World) refit(i int32) {
+	s, f := &w.slots[i], &w.fat.box[i]
+	h := makeHandle(i, s.gen)
+	if !s.live || s.where != inGrid {
+		f.h = 0
+		return
+	}
+	if f.h != h {
+		f.grow = 0
+	}
+	lo, hi, _ := bound.Box(s.box)
+	m := fatWidth(lo, hi) / 32 * float64(int(1)<<f.grow)
+	f.h = h
+	f.lo = obb.Vec2{X: f32.Down(float64(lo.X) - m), Y: f32.Down(float64(lo.Y) - m)}
+	f.hi = obb.Vec2{X: f32.Up(float64(hi.X) + m), Y: f32.Up(float64(hi.Y) + m)}
+	if r, _ := sizes(int(s.cell.level)); fatWidth(f.lo, f.hi) > 3*r {
+		f.lo, f.hi = lo, hi // coordinates so large that rounding would widen them past 3R
+	}
+	g := &w.grids[s.kind]
+	g.setFat(s.block, s.lane, f.lo, f.hi)
+	g.noteWidth(s.cell.level, f.lo, f.hi)
+}
+
+// buildCandidates puts every candidate in v.cand, cell by cell: each
+// cell's boxes against those of the cells that the union of their fat
+// bounds reaches, one visit of the grid a cell, where a query for each box
+// would make one a box. A pair is met from the cells of both its boxes
+// (from a Dynamic box's cell with a Static one), and kept from the lower
+// handle's.
+func (w *World) buildCandidates() {
+	v := &w.fat
+	fresh := v.fresh[:0]
+	for k := range w.grids {
+		g := &w.grids[k]
+		for c := range g.cells {
+			inf := float32(math.Inf(1))
+			lo, hi := obb.Vec2{X: inf, Y: inf}, obb.Vec2{X: -inf, Y: -inf}
+			for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+				fb := &g.fat[b]
+				for lane := range g.blocks[b].n {
+					lo = obb.Vec2{X: min(lo.X, fb[0][lane]), Y: min(lo.Y, fb[1][lane])}
+					hi = obb.Vec2{X: max(hi.X, fb[2][lane]), Y: max(hi.Y, fb[3][lane])}
+				}
+			}
+			for k2 := range w.grids {
+				if Kind(k) == Static && Kind(k2) == Static {
+					continue
+				}
+				g2 := &w.grids[k2]
+				for _, lv := range g2.levels {
+					g2.visitFar(lv, lo, hi, g2.fatWidth[int(lv)-minLevel], func(blk *block) bool {
+						ob := &g2.fat[g2.indexOf(blk)]
+						for x := range blk.n {
+							// Most boxes of the cells visited miss the
+							// union of the cell's fat bounds.
+							if ob[0][x] > hi.X || lo.X > ob[2][x] || ob[1][x] > hi.Y || lo.Y > ob[3][x] {
+								continue
+							}
+							hx := blk.h[x]
+							for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+								own, fb := &g.blocks[b], &g.fat[b]
+								for a := range own.n {
+									if own.h[a] < hx && ob[0][x] <= fb[2][a] && fb[0][a] <= ob[2][x] && ob[1][x] <= fb[3][a] && fb[1][a] <= ob[3][x] {
+										fresh = append(fresh, key(own.h[a], hx))
+									}
+								}
+							}
+						}
+						return false
+					})
+				}
+			}
+		}
+	}
+	fresh, v.sortBuf = sortKeys(fresh, v.sortBuf, len(w.slots))
+	v.fresh = fresh
+	if cap(v.spare) < len(fresh) {
+		v.spare = make([]uint64, 0, len(fresh)+len(fresh)/4) // room for the margins' growth over the next steps
+	}
+	v.cand, v.spare = append(v.spare[:0], fresh...), v.cand
+	if cap(v.spare) < cap(v.cand) {
+		v.spare = make([]uint64, 0, cap(v.cand))
+	}
+}
+
+// fatQuery appends the keys of the candidates of the escaped box of slot
+// i, with fat bounds f: the boxes whose fat bounds meet f, except those of
+// another escaped box of a lower slot, whose query finds them, and, for a
+// Static box, those in the Static grid.
+func (w *World) fatQuery(dst []uint64, i int32, f *fatBox) []uint64 {
+	v := &w.fat
+	kind := w.slots[i].kind
+	for k := range w.grids {
+		if Kind(k) == Static && kind == Static {
+			continue
+		}
+		g := &w.grids[k]
+		for _, lv := range g.levels {
+			g.visitFar(lv, f.lo, f.hi, g.fatWidth[int(lv)-minLevel], func(blk *block) bool {
+				fb := &g.fat[g.indexOf(blk)]
+				for lane := range blk.n {
+					if fb[0][lane] > f.hi.X || f.lo.X > fb[2][lane] || fb[1][lane] > f.hi.Y || f.lo.Y > fb[3][lane] {
+						continue
+					}
+					x := blk.h[lane]
+					if j := int32(x >> 8); j == i || j < i && v.escBits[j>>6]&(1<<(j&63)) != 0 {
+						continue
+					}
+					dst = append(dst, key(f.h, x))
+				}
+				return false
+			})
+		}
+	}
+	return dst
+}
+
+// testCandidates puts in w.step.found the candidates that overlap and
+// whose filters allow them, and the pairs of the boxes outside the grids,
+// sorted. The workers take equal shares of the candidates, in order, so
+// their lists joined in worker order are sorted.
+func (w *World) testCandidates() {
+	st := &w.step
+	n := w.workers(len(w.fat.cand), candChunk)
+	for len(st.wk) < n {
+		st.wk = append(st.wk, nil)
+		st.cols = append(st.cols, columns{})
+	}
+	w.fat.workers = n
+	for len(w.fat.tests) < n {
+		w.fat.tests = append(w.fat.tests, pairTest{})
+	}
+	w.fanOut(n, (*World).testShare)
+	found := st.found[:0]
+	for _, part := range st.wk[:n] {
+		found = append(found, part...)
+	}
+	if len(w.infinite) > 0 {
+		for _, h := range w.infinite {
+			found = w.pairsOf(found, h, &w.slots[h>>8])
+		}
+		found, st.spare = sortKeys(found, st.spare, len(w.slots))
+	}
+	st.found = found
+}
+
+// kernelShare: the candidates are tested with batch.Pairs when there are
+// at least kernelShare of them a box, and with obb.Box.Overlaps on the
+// boxes' slots otherwise. The kernel gathers both boxes of eight pairs an
+// instruction from columns by slot, which must be kept: every box moved
+// since the last step is copied there. On the RTS and mixed scenes,
+// thirteen candidates a box, the kernel made the step 33% to 55% faster;
+// on the uniform scene, half a candidate a box, the copies cost more than
+// the kernel saved, and the step was 10% to 20% slower
+// (BenchmarkWorldStep, moved=100%, workers=1, n=10000 and 100000).
+const kernelShare = 2
+
+// chooseTest decides how this step tests the candidates and, for the
+// kernel, brings the columns up to date: the boxes marked dirty in this
+// step and in those since the last that used the candidates, or every box
+// when the last did not use the kernel.
+func (w *World) chooseTest() {
+	v := &w.fat
+	v.kernel = len(v.cand) >= kernelShare*w.n
+	switch {
+	case !v.kernel:
+		v.copied = false
+	case !v.copied:
+		for i := range w.slots {
+			w.copyBox(int32(i))
+		}
+		v.copied = true
+	default:
+		for _, i := range w.dirty {
+			w.copyBox(i)
+		}
+		for _, i := range v.pending {
+			w.copyBox(i)
+		}
+	}
+}
+
+func (w *World) copyBox(i int32) {
+	v, s := &w.fat, &w.slots[i]
+	b := &v.boxes
+	b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i] = s.box.Center.X, s.box.Center.Y, s.box.Axis.X, s.box.Axis.Y, s.box.Half.X, s.box.Half.Y
+	v.filters[i] = s.filter
+}
+
+// pairTest is a worker's buffers for batch.Pairs: a chunk of candidates
+// as slot pairs, and the kernel's bits.
+type pairTest struct {
+	ij   []int32
+	bits []uint64
+}
+
+// testChunk is how many candidates a batch.Pairs call takes: its slot
+// pairs and bits stay in the L1 cache.
+const testChunk = 1024
+
+// candChunk is the fewest candidates a worker takes; candAhead how many
+// candidates ahead testShare asks for a candidate's second slot. The
+// first slots follow each other, as the keys do; the second ones are
+// anywhere, and in a world larger than the cache each would be a miss
+// waited for (BenchmarkWorldStep, moved=100%, n=1000000).
+const (
+	candChunk = 1 << 14
+	candAhead = 8
+)
+
+// testShare is worker k's share of testCandidates, in w.step.wk[k].
+func (w *World) testShare(k int) {
+	v, st := &w.fat, &w.step
+	n := v.workers
+	cand := v.cand[k*len(v.cand)/n : (k+1)*len(v.cand)/n]
+	found := st.wk[k][:0]
+	if cap(found) < len(cand) {
+		found = make([]uint64, 0, len(cand)+len(cand)/4) // as many as could overlap, so that steady steps allocate nothing
+	}
+	if v.kernel {
+		st.wk[k] = w.testKernel(found, cand, &v.tests[k])
+		return
+	}
+	for j, key := range cand {
+		if j+candAhead < len(cand) {
+			batch.Prefetch(unsafe.Pointer(&w.slots[uint32(cand[j+candAhead])>>8]), unsafe.Sizeof(slot{}))
+		}
+		a, b := &w.slots[key>>40], &w.slots[uint32(key)>>8]
+		if a.filter.allows(b.filter) && a.box.Overlaps(b.box) {
+			found = append(found, key)
+		}
+	}
+	st.wk[k] = found
+}
+
+// testKernel appends to found the candidates cand that overlap and whose
+// filters allow them, their boxes gathered from the columns by
+// batch.Pairs a chunk at a time.
+func (w *World) testKernel(found, cand []uint64, t *pairTest) []uint64 {
+	v := &w.fat
+	if t.ij == nil {
+		t.ij, t.bits = make([]int32, 2*testChunk), make([]uint64, batch.Words(testChunk))
+	}
+	for len(cand) > 0 {
+		chunk := cand[:min(len(cand), testChunk)]
+		cand = cand[len(chunk):]
+		ij := t.ij[:2*len(chunk)]
+		for j, key := range chunk {
+			ij[2*j], ij[2*j+1] = int32(key>>40), int32(uint32(key)>>8)
+		}
+		batch.Pairs(&v.boxes, &v.boxes, ij, t.bits)
+		for wi, word := range t.bits[:batch.Words(len(chunk))] {
+			for ; word != 0; word &= word - 1 {
+				j := wi<<6 + mathbits.TrailingZeros64(word)
+				if v.filters[ij[2*j]].allows(v.filters[ij[2*j+1]]) {
+					found = append(found, chunk[j])
+				}
+			}
+		}
+	}
+	return found
+}

@@ -1,0 +1,300 @@
+package world_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/obb2d/obb2d/internal/testkit/scene"
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/pairs"
+	"github.com/obb2d/obb2d/soa"
+	"github.com/obb2d/obb2d/world"
+)
+
+// TestFatSteps checks the steps that most Dynamic boxes moved in, which
+// Pairs serves from the candidates of fat bounds (fat.go), against the
+// model, on every scene: boxes that jitter between two poses (they stop
+// escaping once their margins cover it), boxes that travel (they escape
+// every few steps), turn, grow past their level, jump across the world or
+// out of the grid (a NaN, an infinity), or rest; now and then a step that
+// moves a few boxes, resting or Static ones among them (Pairs then queries
+// them, and the next step that uses the candidates checks them), inserts,
+// removes, refilters, or moves a Static box. It fails if the candidates
+// served too few steps or no box escaped, which would leave the test
+// checking the cell-by-cell step instead.
+func TestFatSteps(t *testing.T) {
+	steps := 60
+	if testing.Short() {
+		steps = 30
+	}
+	total, escapes := 0, 0
+	for si, set := range sceneSets {
+		for _, workers := range []int{1, 2} {
+			t.Run(fmt.Sprintf("scene=%s/workers=%d", set.name, workers), func(t *testing.T) {
+				r := rand.New(rand.NewPCG(uint64(si), uint64(workers)))
+				world.SortAll(workers == 2)
+				defer world.SortAll(false)
+				pool := set.make(r, 500)
+				w, m := world.New(), &model{}
+				w.Workers = workers
+				type motion struct {
+					home, step obb.Vec2
+					kind       int
+				}
+				var moves []motion // by index in m
+				add := func(b obb.Box, k world.Kind) {
+					f := world.DefaultFilter
+					if r.IntN(4) == 0 {
+						f = randomFilter(r)
+					}
+					m.insert(w.Insert(b, k, f), b, k, f)
+					d := obb.Vec2{X: float32(r.NormFloat64() * 0.05), Y: float32(r.NormFloat64() * 0.05)}
+					moves = append(moves, motion{home: b.Center, step: d, kind: r.IntN(20)})
+				}
+				for _, b := range pool {
+					k := world.Dynamic
+					if r.IntN(5) == 0 {
+						k = world.Static
+					}
+					add(b, k)
+				}
+				for step := range steps {
+					switch op := r.IntN(8); {
+					case op == 0: // a few boxes, some resting ones: an incremental step
+						for range 1 + r.IntN(4) {
+							i := r.IntN(len(m.h))
+							if r.IntN(2) == 0 {
+								for j := range m.h {
+									if moves[j].kind >= 18 || m.kind[j] == world.Static {
+										i = j
+										break
+									}
+								}
+							}
+							b := m.box[i]
+							b.Center = b.Center.Add(obb.Vec2{X: 3, Y: -2})
+							w.Move(m.h[i], b)
+							m.box[i] = b
+						}
+					case op == 1: // inserts, removes, a filter and a Static box
+						for range 3 {
+							i := r.IntN(len(m.h))
+							w.Remove(m.h[i])
+							m.remove(i)
+							moves = append(moves[:i], moves[i+1:]...)
+						}
+						for range 3 {
+							add(pool[r.IntN(len(pool))], randomKind(r))
+						}
+						i := r.IntN(len(m.h))
+						f := randomFilter(r)
+						w.SetFilter(m.h[i], f)
+						m.filter[i] = f
+						for i := range m.h {
+							if m.kind[i] == world.Static {
+								b := m.box[i]
+								b.Center.X += 0.5
+								w.Move(m.h[i], b)
+								m.box[i] = b
+								break
+							}
+						}
+						fallthrough
+					default: // every Dynamic box
+						var hs []world.Handle
+						var bs soa.Boxes
+						bulk := r.IntN(2) == 0
+						for i := range m.h {
+							if m.kind[i] != world.Dynamic {
+								continue
+							}
+							b, mv := m.box[i], &moves[i]
+							switch {
+							case mv.kind < 16: // jitter between two poses
+								b.Center = mv.home
+								if step&1 == 1 {
+									b.Center = mv.home.Add(mv.step)
+								}
+							case mv.kind == 16: // travel
+								b.Center = b.Center.Add(mv.step.Scale(0.5))
+							case mv.kind == 17: // turn, and now and then grow or shrink
+								a := float64(step) * 0.02
+								b.Axis = obb.Vec2{X: float32(math.Cos(a)), Y: float32(math.Sin(a))}
+								if r.IntN(100) == 0 {
+									b.Half = b.Half.Scale([]float32{8, 0.125}[r.IntN(2)])
+								}
+							case mv.kind >= 18 && i%2 == 0: // rest
+								continue
+							default: // jump, sometimes out of the grid
+								if r.IntN(50) == 0 {
+									b = pool[r.IntN(len(pool))]
+									switch r.IntN(6) {
+									case 0:
+										b.Center.X = float32(math.NaN())
+									case 1:
+										b.Half.Y = float32(math.Inf(1))
+									}
+								}
+							}
+							m.box[i] = b
+							if bulk {
+								hs = append(hs, m.h[i])
+								bs.Append(b)
+							} else {
+								w.Move(m.h[i], b)
+							}
+						}
+						if bulk {
+							w.MoveBoxes(hs, &bs)
+						}
+					}
+					check(t, w, m, r, queriesFor(r, pool, 1), fmt.Sprint("step ", step))
+				}
+				used, esc := world.FatStats(w)
+				t.Logf("%d of %d steps from the candidates, %d escapes", used, steps, esc)
+				total, escapes = total+used, escapes+esc
+			})
+		}
+	}
+	if runs := 2 * len(sceneSets); total < runs*steps/5 || escapes == 0 {
+		t.Fatalf("the candidates served %d of %d steps, with %d escapes", total, runs*steps, escapes)
+	}
+}
+
+// TestFatStepsOnWorkers runs the steps of TestFatSteps's kind on the RTS
+// scene at 10,000 boxes, about 130,000 candidates, with two workers, so that
+// the check for escaped boxes and the test of the candidates are split
+// between them, and compares Pairs with pairs.Finder.All's answers.
+func TestFatStepsOnWorkers(t *testing.T) {
+	const n = 10000
+	var boxes soa.Boxes
+	scene.RTS(rand.New(rand.NewPCG(9, 9)), n, &boxes)
+	r := rand.New(rand.NewPCG(10, 10))
+	w := world.New()
+	w.Workers = 2
+	hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+	now := boxes
+	now.CX, now.CY = slices.Clone(boxes.CX), slices.Clone(boxes.CY)
+	dx, dy := make([]float32, n), make([]float32, n)
+	for i := range dx {
+		dx[i], dy[i] = float32(r.NormFloat64()*0.05), float32(r.NormFloat64()*0.05)
+	}
+	var f pairs.Finder
+	for step := range 12 {
+		for i := range n {
+			switch {
+			case i%200 == 0: // jump onto another box
+				j := (i*7 + step*13) % n
+				now.CX[i], now.CY[i] = boxes.CX[j], boxes.CY[j]
+			case i%200 == 100: // travel
+				now.CX[i] += dx[i] * 10
+			case step%2 == 1: // jitter between two poses
+				now.CX[i], now.CY[i] = boxes.CX[i]+dx[i], boxes.CY[i]+dy[i]
+			default:
+				now.CX[i], now.CY[i] = boxes.CX[i], boxes.CY[i]
+			}
+		}
+		w.MoveBoxes(hs, &now)
+		var want []world.Pair
+		for _, p := range f.All(nil, &now) {
+			want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+		}
+		if got := w.Pairs(nil); !slices.Equal(got, want) {
+			t.Fatalf("step %d: %d pairs, brute force %d; missing %v", step, len(got), len(want), diff(want, got))
+		}
+	}
+	if used, esc := world.FatStats(w); used < 6 || esc == 0 {
+		t.Fatalf("the candidates served %d of 12 steps, with %d escapes", used, esc)
+	}
+}
+
+// TestFatScattered checks that a large world whose candidates join boxes
+// with slots far apart goes cell by cell (fat.go's scattered), and one
+// whose boxes were inserted in spatial order uses the candidates: the RTS
+// scene at 40,000 boxes, in its own order and shuffled, in large-world
+// mode. Pairs must be brute force's either way.
+func TestFatScattered(t *testing.T) {
+	const n = 40000
+	var ordered soa.Boxes
+	scene.RTS(rand.New(rand.NewPCG(11, 11)), n, &ordered)
+	var shuffled soa.Boxes
+	for _, i := range rand.New(rand.NewPCG(12, 12)).Perm(n) {
+		shuffled.Append(ordered.At(i))
+	}
+	world.SortAll(true)
+	defer world.SortAll(false)
+	for _, c := range []struct {
+		name  string
+		boxes *soa.Boxes
+		used  bool
+	}{{"ordered", &ordered, true}, {"shuffled", &shuffled, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			w := world.New()
+			hs := w.InsertBoxes(nil, c.boxes, world.Dynamic, world.DefaultFilter)
+			now := *c.boxes
+			now.CX = slices.Clone(c.boxes.CX)
+			var f pairs.Finder
+			for step := range 8 {
+				for i := range now.CX {
+					now.CX[i] = c.boxes.CX[i] + float32(step%2)*0.01
+				}
+				w.MoveBoxes(hs, &now)
+				var want []world.Pair
+				for _, p := range f.All(nil, &now) {
+					want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+				}
+				if got := w.Pairs(nil); !slices.Equal(got, want) {
+					t.Fatalf("step %d: %d pairs, brute force %d", step, len(got), len(want))
+				}
+			}
+			if used, _ := world.FatStats(w); (used > 0) != c.used {
+				t.Fatalf("the candidates served %d steps", used)
+			}
+		})
+	}
+}
+
+// TestFatClear checks the steps after Clear, in a world whose candidates
+// were in use, against the model: the candidates named slots that Clear
+// freed, and the boxes inserted after reuse some of them. (The first full
+// step after Clear finds every box inserted since escaped, and would drop
+// the candidates if Clear had not.)
+func TestFatClear(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 13))
+	pool := sceneSets[0].make(r, 2000)
+	w := world.New()
+	var hs []world.Handle
+	for _, b := range pool {
+		hs = append(hs, w.Insert(b, world.Dynamic, world.DefaultFilter))
+	}
+	for step := range 12 {
+		for i, h := range hs {
+			b := pool[i]
+			b.Center.X += float32(step%2) * 0.01
+			w.Move(h, b)
+		}
+		w.Pairs(nil)
+	}
+	if used, _ := world.FatStats(w); used == 0 {
+		t.Fatal("the candidates served no step before Clear")
+	}
+	w.Clear()
+	m := &model{}
+	for _, b := range pool[:1000] {
+		m.insert(w.Insert(b, world.Dynamic, world.DefaultFilter), b, world.Dynamic, world.DefaultFilter)
+	}
+	for step := range 12 {
+		for i, h := range m.h {
+			b := pool[i]
+			b.Center.X += float32(step%2) * 0.01
+			w.Move(h, b)
+			m.box[i] = b
+		}
+		if got, want := w.Pairs(nil), m.pairs(); !slices.Equal(got, want) {
+			t.Fatalf("step %d after Clear: %d pairs, model %d; extra %v", step, len(got), len(want), diff(got, want))
+		}
+	}
+}

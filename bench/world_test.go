@@ -200,20 +200,26 @@ func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int
 	// Steps before the timer until the World's pair buffers and the
 	// caller's have grown to size: at least two, and then until a step
 	// allocates less than 4 KiB (the runtime's records of the workers'
-	// goroutines are a few hundred bytes), at most eight. Pairs passes
+	// goroutines are a few hundred bytes), at most sixteen. Pairs passes
 	// four buffers around (the found pairs, the sort's other buffer, the
 	// current pairs and the last call's), and each must have held the pairs
 	// of the pose with more: the two poses of the RTS scene's boxes differ
-	// by half.
+	// by half. When every box moves, at least twelve: the steps that
+	// serve the pairs from the candidates of fat bounds begin after a few
+	// (package world's fat.go), and allocate their candidates then.
 	pairs := w.Pairs(nil)
 	var ms runtime.MemStats
-	for k := range 8 {
+	least := 1
+	if moved == 100 {
+		least = 11
+	}
+	for k := range 16 {
 		runtime.ReadMemStats(&ms)
 		before := ms.TotalAlloc
 		move(k)
 		pairs = w.Pairs(pairs[:0])
 		runtime.ReadMemStats(&ms)
-		if k >= 1 && ms.TotalAlloc-before < 4<<10 {
+		if k >= least && ms.TotalAlloc-before < 4<<10 {
 			break
 		}
 	}
@@ -241,6 +247,62 @@ func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int
 // (pairs.Finder.All) on the uniform scene at constant density from 10,000
 // to 4,000,000 boxes, with the default kernel and one worker: ns per box
 // and candidates per box should not grow with n.
+// BenchmarkWorldDrift is the all-moved step with boxes that travel
+// instead of jittering: each box has a velocity, speed times a normal
+// deviate on each coordinate, and turns back every 64 steps, each box at
+// its own step, so the scene keeps its density and no step finds all the
+// boxes just turned. The faster the boxes, the more of them leave their fat
+// bounds each step (package world's fat.go), up to the point where the step
+// drops the candidates and goes cell by cell.
+func BenchmarkWorldDrift(b *testing.B) {
+	for _, sc := range worldScenes[:2] {
+		for _, n := range worldSizes()[:2] {
+			boxes := worldScene(sc.name, sc.make, n)
+			for _, speed := range []float64{0.01, 0.03, 0.1, 0.3} {
+				name := fmt.Sprintf("world=%s/speed=%g/workers=1/n=%d", sc.name, speed, n)
+				b.Run(name, func(b *testing.B) { benchDrift(b, boxes, float32(speed)) })
+			}
+		}
+	}
+}
+
+func benchDrift(b *testing.B, boxes *soa.Boxes, speed float32) {
+	n := boxes.Len()
+	w := world.New()
+	hs := w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
+	r := rand.New(rand.NewPCG(1, 2))
+	at := *boxes
+	at.CX, at.CY = append([]float32(nil), boxes.CX...), append([]float32(nil), boxes.CY...)
+	vx, vy := make([]float32, n), make([]float32, n)
+	for i := range vx {
+		vx[i], vy[i] = speed*float32(r.NormFloat64()), speed*float32(r.NormFloat64())
+	}
+	step := func(k int) {
+		for i := k % 64; i < n; i += 64 {
+			vx[i], vy[i] = -vx[i], -vy[i]
+		}
+		for i, h := range hs {
+			at.CX[i] += vx[i]
+			at.CY[i] += vy[i]
+			w.Move(h, at.At(i))
+		}
+	}
+	var pairs []world.Pair
+	for k := range 64 { // the margins settle
+		step(k)
+		pairs = w.Pairs(pairs[:0])
+	}
+	b.ReportAllocs()
+	found := 0
+	for k := 64; b.Loop(); k++ {
+		step(k)
+		pairs = w.Pairs(pairs[:0])
+		found += len(pairs)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/box")
+	b.ReportMetric(float64(found)/float64(b.N)/float64(n), "pairs/box")
+}
+
 func BenchmarkAllPairsScaling(b *testing.B) {
 	for _, n := range worldSizes() {
 		boxes := worldScene("uniform", scene.Uniform, n)

@@ -78,14 +78,13 @@ type fatState struct {
 
 	// While the candidates are dropped, one slot in 16 (sampled) keeps its
 	// fat bounds: how many of those the full steps checked and found
-	// escaped; and build's count of their margins.
+	// escaped.
 	checked, escaped int
 	quiet            int // windows of the sample in a row with few escapes
 	noisy            int // and with many
 	need             int // how many build calls for, less minQuiet
 	age              int // steps the candidates served since they were built
 	skip             int // full steps to go without sampling (sampleRest, scatterSkip)
-	hist             [maxGrow + 1]int
 
 	used    int // steps served from the candidates (tests)
 	escapes int // boxes that escaped in them (tests)
@@ -136,7 +135,7 @@ func sampled(i int32) bool { return uint32(i)*0x9e3779b9 < 1<<28 }
 // escaped.
 func (w *World) fatPairs() bool {
 	v := &w.fat
-	v.grow(len(w.slots))
+	v.size(len(w.slots))
 	v.esc = v.esc[:0]
 	if !v.valid {
 		if v.skip > 0 {
@@ -257,18 +256,18 @@ const maxGrow = 3
 // every box the margin of the fastest few.
 func (w *World) build() bool {
 	v := &w.fat
-	clear(v.hist[:])
+	var hist [maxGrow + 1]int // the sampled boxes by growth
 	total := 0
 	for i := range w.slots {
 		if s, f := &w.slots[i], &v.box[i]; sampled(int32(i)) && s.live && s.where == inGrid && f.h == makeHandle(int32(i), s.gen) {
-			v.hist[f.grow]++
+			hist[f.grow]++
 			total++
 		}
 	}
-	grow, sum := uint8(0), v.hist[0]
+	grow, sum := uint8(0), hist[0]
 	for 100*sum < 99*total {
 		grow++
-		sum += v.hist[grow]
+		sum += hist[grow]
 	}
 	for k := range w.grids {
 		clear(w.grids[k].fatWidth[:])
@@ -383,7 +382,7 @@ func (w *World) noteFat() {
 	if !v.valid {
 		return
 	}
-	v.grow(len(w.slots))
+	v.size(len(w.slots))
 	for _, i := range w.dirty {
 		if v.pendBit[i>>6]&(1<<(i&63)) == 0 {
 			v.pendBit[i>>6] |= 1 << (i & 63)
@@ -399,8 +398,8 @@ func (v *fatState) clearPending() {
 	v.pending = v.pending[:0]
 }
 
-// grow gives the fat state room for n slots.
-func (v *fatState) grow(n int) {
+// size gives the fat state room for n slots.
+func (v *fatState) size(n int) {
 	for len(v.box) < n {
 		v.box = append(v.box, fatBox{})
 		v.boxes.Append(obb.Box{})
@@ -439,13 +438,26 @@ func (w *World) refreshFat() {
 	}
 	fresh, v.sortBuf = sortKeys(fresh, v.sortBuf, len(w.slots))
 	v.fresh = fresh
-	n := len(v.cand) + len(fresh)
-	if cap(v.spare) < n {
-		v.spare = make([]uint64, 0, n+n/4) // room for the margins' growth over the next steps
-	}
-	merged := v.spare[:n]
+	merged := v.nextCand(len(v.cand) + len(fresh))
 	mergeKeys(merged, v.cand, fresh)
-	v.cand, v.spare = merged, v.cand
+	v.setCand(merged)
+}
+
+// nextCand returns cand's other buffer with room for n keys, and a
+// quarter more when it must grow, for the margins' growth over the next
+// steps.
+func (v *fatState) nextCand(n int) []uint64 {
+	if cap(v.spare) < n {
+		v.spare = make([]uint64, 0, n+n/4)
+	}
+	return v.spare[:n]
+}
+
+// setCand makes next, from nextCand, the candidates, and the old ones the
+// other buffer, with as much room, so that steps like the last allocate
+// nothing whichever buffer holds them.
+func (v *fatState) setCand(next []uint64) {
+	v.cand, v.spare = next, v.cand
 	if cap(v.spare) < cap(v.cand) {
 		v.spare = make([]uint64, 0, cap(v.cand))
 	}
@@ -553,13 +565,9 @@ func (w *World) buildCandidates() {
 	}
 	fresh, v.sortBuf = sortKeys(fresh, v.sortBuf, len(w.slots))
 	v.fresh = fresh
-	if cap(v.spare) < len(fresh) {
-		v.spare = make([]uint64, 0, len(fresh)+len(fresh)/4) // room for the margins' growth over the next steps
-	}
-	v.cand, v.spare = append(v.spare[:0], fresh...), v.cand
-	if cap(v.spare) < cap(v.cand) {
-		v.spare = make([]uint64, 0, cap(v.cand))
-	}
+	next := v.nextCand(len(fresh))
+	copy(next, fresh)
+	v.setCand(next)
 }
 
 // fatQuery appends the keys of the candidates of the escaped box of slot

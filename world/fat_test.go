@@ -217,84 +217,71 @@ func TestFatStepsOnWorkers(t *testing.T) {
 // scene at 40,000 boxes, in its own order and shuffled, in large-world
 // mode. Pairs must be brute force's either way.
 func TestFatScattered(t *testing.T) {
-	const n = 40000
-	var ordered soa.Boxes
-	scene.RTS(rand.New(rand.NewPCG(11, 11)), n, &ordered)
-	var shuffled soa.Boxes
-	for _, i := range rand.New(rand.NewPCG(12, 12)).Perm(n) {
-		shuffled.Append(ordered.At(i))
-	}
+	ordered, shuffled := rtsOrders(40000)
 	world.SortAll(true)
 	defer world.SortAll(false)
-	for _, c := range []struct {
-		name  string
-		boxes *soa.Boxes
-		used  bool
-	}{{"ordered", &ordered, true}, {"shuffled", &shuffled, false}} {
-		t.Run(c.name, func(t *testing.T) {
-			w := world.New()
-			hs := w.InsertBoxes(nil, c.boxes, world.Dynamic, world.DefaultFilter)
-			now := *c.boxes
-			now.CX = slices.Clone(c.boxes.CX)
-			var f pairs.Finder
-			for step := range 8 {
-				for i := range now.CX {
-					now.CX[i] = c.boxes.CX[i] + float32(step%2)*0.01
-				}
-				w.MoveBoxes(hs, &now)
-				var want []world.Pair
-				for _, p := range f.All(nil, &now) {
-					want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
-				}
-				if got := w.Pairs(nil); !slices.Equal(got, want) {
-					t.Fatalf("step %d: %d pairs, brute force %d", step, len(got), len(want))
-				}
-			}
-			if used, _ := world.FatStats(w); (used > 0) != c.used {
-				t.Fatalf("the candidates served %d steps", used)
-			}
-		})
+	if used := jitterSteps(t, world.New(), ordered); used == 0 {
+		t.Fatal("ordered: the candidates served no step")
+	}
+	if used := jitterSteps(t, world.New(), shuffled); used != 0 {
+		t.Fatalf("shuffled: the candidates served %d steps", used)
 	}
 }
 
-// TestFatClear checks the steps after Clear, in a world whose candidates
-// were in use, against the model: the candidates named slots that Clear
-// freed, and the boxes inserted after reuse some of them. (The first full
-// step after Clear finds every box inserted since escaped, and would drop
-// the candidates if Clear had not.)
+// TestFatClear checks that Clear forgets the state of the candidates: a
+// large world of scattered candidates (the shuffled scene of
+// TestFatScattered) stops sampling for many full steps, and after Clear
+// the same World, refilled in spatial order, must use the candidates
+// within a few steps, with Pairs brute force's throughout.
 func TestFatClear(t *testing.T) {
-	r := rand.New(rand.NewPCG(13, 13))
-	pool := sceneSets[0].make(r, 2000)
+	ordered, shuffled := rtsOrders(40000)
+	world.SortAll(true)
+	defer world.SortAll(false)
 	w := world.New()
-	var hs []world.Handle
-	for _, b := range pool {
-		hs = append(hs, w.Insert(b, world.Dynamic, world.DefaultFilter))
-	}
-	for step := range 12 {
-		for i, h := range hs {
-			b := pool[i]
-			b.Center.X += float32(step%2) * 0.01
-			w.Move(h, b)
-		}
-		w.Pairs(nil)
-	}
-	if used, _ := world.FatStats(w); used == 0 {
-		t.Fatal("the candidates served no step before Clear")
+	if used := jitterSteps(t, w, shuffled); used != 0 {
+		t.Fatalf("shuffled: the candidates served %d steps", used)
 	}
 	w.Clear()
-	m := &model{}
-	for _, b := range pool[:1000] {
-		m.insert(w.Insert(b, world.Dynamic, world.DefaultFilter), b, world.Dynamic, world.DefaultFilter)
+	if used := jitterSteps(t, w, ordered); used == 0 {
+		t.Fatal("ordered, after Clear: the candidates served no step")
 	}
-	for step := range 12 {
-		for i, h := range m.h {
-			b := pool[i]
-			b.Center.X += float32(step%2) * 0.01
-			w.Move(h, b)
-			m.box[i] = b
+}
+
+// rtsOrders returns the RTS scene of n boxes in its own order, which
+// places neighbours at near indices, and shuffled.
+func rtsOrders(n int) (ordered, shuffled *soa.Boxes) {
+	ordered, shuffled = new(soa.Boxes), new(soa.Boxes)
+	scene.RTS(rand.New(rand.NewPCG(11, 11)), n, ordered)
+	for _, i := range rand.New(rand.NewPCG(12, 12)).Perm(n) {
+		shuffled.Append(ordered.At(i))
+	}
+	return ordered, shuffled
+}
+
+// jitterSteps inserts boxes into w as Dynamic boxes and runs eight steps
+// that move every box between two poses, comparing Pairs with
+// pairs.Finder.All's answers, and returns how many of the steps the
+// candidates served.
+func jitterSteps(t *testing.T, w *world.World, boxes *soa.Boxes) int {
+	t.Helper()
+	before, _ := world.FatStats(w)
+	hs := w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
+	now := *boxes
+	now.CX = slices.Clone(boxes.CX)
+	var f pairs.Finder
+	for step := range 8 {
+		for i := range now.CX {
+			now.CX[i] = boxes.CX[i] + float32(step%2)*0.01
 		}
-		if got, want := w.Pairs(nil), m.pairs(); !slices.Equal(got, want) {
-			t.Fatalf("step %d after Clear: %d pairs, model %d; extra %v", step, len(got), len(want), diff(got, want))
+		w.MoveBoxes(hs, &now)
+		var want []world.Pair
+		for _, p := range f.All(nil, &now) {
+			want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+		}
+		if got := w.Pairs(nil); !slices.Equal(got, want) {
+			t.Fatalf("step %d: %d pairs, brute force %d", step, len(got), len(want))
 		}
 	}
+	used, _ := world.FatStats(w)
+	return used - before
 }

@@ -636,10 +636,11 @@ func (w *World) testCandidates() {
 // boxes' slots otherwise. The kernel gathers both boxes of eight pairs an
 // instruction from columns by slot, which must be kept: every box moved
 // since the last step is copied there. On the RTS and mixed scenes, about
-// fourteen candidates a box, the kernel made the step 33% to 55% faster;
+// fourteen candidates a box, the kernel made the step 26% to 55% faster;
 // on the uniform scene, half a candidate a box, the copies cost more than
-// the kernel saved, and the step was 10% to 20% slower
-// (BenchmarkWorldStep, moved=100%, workers=1, n=10000 and 100000).
+// the kernel saved, and the step was 19% to 38% slower at 100,000 boxes
+// (BenchmarkWorldStep, moved=100%, move=each, workers=1, n=10000 and
+// 100000, single runs).
 const kernelShare = 2
 
 // chooseTest decides how this step tests the candidates and, for the

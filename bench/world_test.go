@@ -243,10 +243,6 @@ func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int
 	b.ReportMetric(float64(found)/float64(b.N)/float64(n), "pairs/box")
 }
 
-// BenchmarkAllPairsScaling runs the stateless all-pairs pass
-// (pairs.Finder.All) on the uniform scene at constant density from 10,000
-// to 4,000,000 boxes, with the default kernel and one worker: ns per box
-// and candidates per box should not grow with n.
 // BenchmarkWorldDrift is the all-moved step with boxes that travel
 // instead of jittering: each box has a velocity, speed times a normal
 // deviate on each coordinate, and turns back every 64 steps, each box at
@@ -303,6 +299,10 @@ func benchDrift(b *testing.B, boxes *soa.Boxes, speed float32) {
 	b.ReportMetric(float64(found)/float64(b.N)/float64(n), "pairs/box")
 }
 
+// BenchmarkAllPairsScaling runs the stateless all-pairs pass
+// (pairs.Finder.All) on the uniform scene at constant density from 10,000
+// to 4,000,000 boxes, with the default kernel and one worker: ns per box
+// and candidates per box should not grow with n.
 func BenchmarkAllPairsScaling(b *testing.B) {
 	for _, n := range worldSizes() {
 		boxes := worldScene("uniform", scene.Uniform, n)

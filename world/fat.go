@@ -358,6 +358,22 @@ func (w *World) escaped(i int32) bool {
 	if !s.live || s.where != inGrid || f.h != makeHandle(i, s.gen) {
 		return true
 	}
+	// The bounds are within rx and ry of the center (bound.Reach), so a
+	// center at least that far inside the fat bounds on each side has
+	// them inside. A float64 difference of float32 values rounds by at
+	// most 2⁻⁵³ of it, and the product t by at most 2⁻⁵³ of t, which the
+	// factor 1 + 2⁻⁵⁰ covers: a difference d ≥ t is exactly at least r.
+	// A box closer to its fat bounds' edges than that asks bound.Box,
+	// whose answer decides; Reach skips Box's conversions to float32 and
+	// back and its call to obb.Box.Valid (BenchmarkWorldStep,
+	// moved=100%).
+	if rx, ry, ok := bound.Reach(s.box); ok {
+		tx, ty := rx*(1+0x1p-50), ry*(1+0x1p-50)
+		cx, cy := float64(s.box.Center.X), float64(s.box.Center.Y)
+		if cx-float64(f.lo.X) >= tx && float64(f.hi.X)-cx >= tx && cy-float64(f.lo.Y) >= ty && float64(f.hi.Y)-cy >= ty {
+			return false
+		}
+	}
 	lo, hi, ok := bound.Box(s.box)
 	return !ok || lo.X < f.lo.X || lo.Y < f.lo.Y || hi.X > f.hi.X || hi.Y > f.hi.Y
 }

@@ -207,7 +207,8 @@ func reach(c, lo, hi float32) float64 {
 // bounds (a NaN or an infinity in a field, a zero axis) or an axis with a
 // component of magnitude farAxis or more.
 func (g *grid) cellOf(b obb.Box) (cellKey, bool) {
-	r, ok := bound.Reach(b)
+	rx, ry, ok := bound.Reach(b)
+	r := max(rx, ry)
 	if !ok {
 		if f32.Abs(b.Axis.X) >= farAxis || f32.Abs(b.Axis.Y) >= farAxis {
 			return cellKey{}, false

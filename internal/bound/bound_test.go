@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/obb2d/obb2d/internal/bound"
+	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/internal/testkit"
 	"github.com/obb2d/obb2d/obb"
 )
 
 // TestReach checks that Reach, when it answers, bounds the distance from
-// the center to each of Box's bounds, and answers only for boxes whose
-// bounds are finite: on hostile boxes, and on random ones moved out and
+// the center to each of Box's bounds on that bound's coordinate, answers
+// only for valid boxes whose bounds are finite, and answers for every valid
+// box whose bounds are well inside the float32 range: on hostile boxes, and on random ones moved out and
 // grown towards the float32 limit, where Reach must give up first.
 func TestReach(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 11))
@@ -31,25 +33,38 @@ func TestReach(t *testing.T) {
 			s := float32(math.Ldexp(1, -r.IntN(150)))
 			b.Half = obb.Vec2{X: b.Half.X * s, Y: b.Half.Y * s}
 		}
-		reach, ok := bound.Reach(b)
+		rx, ry, ok := bound.Reach(b)
 		if ok && !b.Valid() {
 			t.Fatalf("Reach(%v) answers for a box that is not valid", b)
 		}
+		lo, hi, finite := bound.Box(b)
 		if !ok {
+			// A valid box well inside the range must be answered.
+			far := max(f32.Abs(lo.X), f32.Abs(hi.X), f32.Abs(lo.Y), f32.Abs(hi.Y))
+			if b.Valid() && finite && far < 0x1p120 {
+				t.Fatalf("Reach(%v) does not answer for a valid box with bounds %v, %v", b, lo, hi)
+			}
 			continue
 		}
 		answered++
-		lo, hi, finite := bound.Box(b)
 		if !finite {
-			t.Fatalf("Reach(%v) = %g, true, but Box's bounds %v, %v are not finite", b, reach, lo, hi)
+			t.Fatalf("Reach(%v) = %g, %g, true, but Box's bounds %v, %v are not finite", b, rx, ry, lo, hi)
 		}
-		for _, d := range []float64{
-			float64(b.Center.X) - float64(lo.X), float64(hi.X) - float64(b.Center.X),
-			float64(b.Center.Y) - float64(lo.Y), float64(hi.Y) - float64(b.Center.Y),
+		for _, d := range []struct{ d, r float64 }{
+			{float64(b.Center.X) - float64(lo.X), rx}, {float64(hi.X) - float64(b.Center.X), rx},
+			{float64(b.Center.Y) - float64(lo.Y), ry}, {float64(hi.Y) - float64(b.Center.Y), ry},
 		} {
-			if !(d <= reach) {
-				t.Fatalf("Reach(%v) = %g, below the distance %g to Box's bounds %v, %v", b, reach, d, lo, hi)
+			if !(d.d <= d.r) {
+				t.Fatalf("Reach(%v) = %g, %g: %g is below the distance %g to Box's bounds %v, %v", b, rx, ry, d.r, d.d, lo, hi)
 			}
+		}
+	}
+	// Axes of squared length on either side of Valid's tolerance.
+	for k := -40; k <= 40; k++ {
+		l := math.Sqrt(1 + float64(k)*0.5e-6)
+		b := obb.Box{Center: obb.Vec2{X: 3, Y: -2}, Axis: obb.Vec2{X: float32(0.6 * l), Y: float32(0.8 * l)}, Half: obb.Vec2{X: 1, Y: 2}}
+		if _, _, ok := bound.Reach(b); ok != b.Valid() {
+			t.Fatalf("Reach(%v) answers %v, Valid says %v", b, ok, b.Valid())
 		}
 	}
 	// Most of the boxes are valid, and all but the farthest and largest of

@@ -3,7 +3,6 @@ package world
 import (
 	"math"
 	mathbits "math/bits"
-	"slices"
 	"unsafe"
 
 	"github.com/obb2d/obb2d/internal/batch"
@@ -88,6 +87,8 @@ type fatState struct {
 
 	used    int // steps served from the candidates (tests)
 	escapes int // boxes that escaped in them (tests)
+
+	renew renewal // refreshFat's shares (fat_refresh.go)
 }
 
 // escapeShare: a step drops the candidates when more than one Dynamic box
@@ -424,39 +425,6 @@ func (v *fatState) size(n int) {
 	for len(v.escBits)*64 < n {
 		v.escBits, v.pendBit = append(v.escBits, 0), append(v.pendBit, 0)
 	}
-}
-
-// refreshFat gives the escaped boxes new fat bounds, drops their
-// candidates and finds their new ones.
-func (w *World) refreshFat() {
-	v := &w.fat
-	if len(v.esc) == 0 {
-		return
-	}
-	for _, i := range v.esc {
-		v.escBits[i>>6] |= 1 << (i & 63)
-	}
-	v.cand = slices.DeleteFunc(v.cand, func(k uint64) bool {
-		a, b := k>>40, uint64(uint32(k)>>8)
-		return v.escBits[a>>6]&(1<<(a&63)) != 0 || v.escBits[b>>6]&(1<<(b&63)) != 0
-	})
-	for _, i := range v.esc {
-		w.refit(i)
-	}
-	fresh := v.fresh[:0]
-	for _, i := range v.esc {
-		if f := &v.box[i]; f.h != 0 {
-			fresh = w.fatQuery(fresh, i, f)
-		}
-	}
-	for _, i := range v.esc {
-		v.escBits[i>>6] = 0
-	}
-	fresh, v.sortBuf = sortKeys(fresh, v.sortBuf, len(w.slots))
-	v.fresh = fresh
-	merged := v.nextCand(len(v.cand) + len(fresh))
-	mergeKeys(merged, v.cand, fresh)
-	v.setCand(merged)
 }
 
 // nextCand returns cand's other buffer with room for n keys, and a

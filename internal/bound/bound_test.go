@@ -14,7 +14,8 @@ import (
 // TestReach checks that Reach, when it answers, bounds the distance from
 // the center to each of Box's bounds on that bound's coordinate, answers
 // only for valid boxes whose bounds are finite, and answers for every valid
-// box whose bounds are well inside the float32 range: on hostile boxes, and on random ones moved out and
+// box whose bounds are well inside the float32 range: on hostile boxes, on
+// axes either side of Valid's tolerance, and on random boxes moved out and
 // grown towards the float32 limit, where Reach must give up first.
 func TestReach(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 11))

@@ -87,8 +87,6 @@ type fatState struct {
 
 	used    int // steps served from the candidates (tests)
 	escapes int // boxes that escaped in them (tests)
-
-	renew renewal // refreshFat's shares (fat_refresh.go)
 }
 
 // escapeShare: a step drops the candidates when more than one Dynamic box

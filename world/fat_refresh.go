@@ -7,10 +7,11 @@ package world
 // The last part is a pass over every candidate, however few boxes
 // escaped: on the RTS scene at 1,000,000 boxes, 15.7 million candidates
 // for about 200 escapes a step, it is one pass that filters and merges;
-// a filter and then a merge took 43 ms a step, the pass 24
+// a filter and then a merge took 43 ms a step, the one pass 22
 // (BenchmarkWorldStep, world=rts, moved=100%, move=bulk, n=1000000, with
 // a temporary timer). The pass is bound by memory: split among two
-// workers, with a first pass counting each share's output, it took 22.
+// workers, with a first pass counting each share's output, it took as
+// long.
 func (w *World) refreshFat() {
 	v := &w.fat
 	if len(v.esc) == 0 {

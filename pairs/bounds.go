@@ -57,7 +57,8 @@ func (s *sorted) interval(i int) (start uint32) {
 	}
 	var lo, hi float32
 	box := obb.Box{Center: obb.Vec2{X: cx, Y: cy}, Axis: obb.Vec2{X: ux, Y: uy}, Half: obb.Vec2{X: hx, Y: hy}}
-	if box.Valid() {
+	valid := box.Valid()
+	if valid {
 		lo, hi = bound.Interval(float64(c), float64(hx), float64(hy), float64(along), float64(across))
 	} else if class := bound.Classify(box); class != bound.Finite {
 		key := uint32(nanKey)
@@ -75,6 +76,19 @@ func (s *sorted) interval(i int) (start uint32) {
 	}
 	start = sortable(lo)
 	s.keys[i] = uint64(start)<<32 | uint64(i)
+	if s.bands > 1 {
+		c2 := cy
+		if s.useY {
+			c2 = cx
+		}
+		var lo, hi float32
+		if valid {
+			lo, hi = bound.Interval(float64(c2), float64(hx), float64(hy), float64(across), float64(along))
+		} else {
+			lo, hi = bound.Irregular(c2, hx, hy, across, along)
+		}
+		s.cross[i] = uint64(math.Float32bits(lo))<<32 | uint64(math.Float32bits(hi))
+	}
 	if s.useY {
 		s.recs[i] = record{cy, cx, uy, ux, hx, hy, hi, int32(i)}
 	} else {
@@ -97,7 +111,7 @@ func (j *boundsJob) do(_ *worker, start, end int) {
 }
 
 func (s *sorted) intervals(start, end int) {
-	st := chunkStat{first: nanKey}
+	st := chunkStat{first: nanKey, crossLo: math.Inf(1), crossHi: math.Inf(-1)}
 	for i := start; i < end; i++ {
 		k := s.interval(i)
 		if k >= nanKey {
@@ -108,6 +122,13 @@ func (s *sorted) intervals(start, end int) {
 			continue
 		}
 		st.first, st.last = min(st.first, k), max(st.last, k)
+		if s.bands > 1 {
+			if lo, hi, ok := crossBounds(s.cross[i]); ok {
+				st.crossLo, st.crossHi = min(st.crossLo, lo), max(st.crossHi, hi)
+				st.crossSum += hi - lo
+				st.crossN++
+			}
+		}
 	}
 	s.stats[start/chunk] = st
 }
@@ -117,6 +138,19 @@ type chunkStat struct {
 	first, last uint32 // the lowest and highest start; nanKey and 0 when none
 	unsorted    int    // boxes with nanKey or invalidKey
 	invalid     int    // boxes with invalidKey
+	// The range of the finite bounds across the sweep of the sorted boxes
+	// (crossBounds, when there is more than one band): +Inf and -Inf when
+	// none; the sum of their spans and their number.
+	crossLo, crossHi, crossSum float64
+	crossN                     int
+}
+
+// crossBounds returns the bounds across the sweep of a sorted box, from
+// its cross, the float32 bits of lo << 32 | hi (bound.Along's), and whether
+// they are finite. The bounds of two boxes that overlap overlap too.
+func crossBounds(c uint64) (lo, hi float64, ok bool) {
+	l, h := math.Float32frombits(uint32(c>>32)), math.Float32frombits(uint32(c))
+	return float64(l), float64(h), f32.Finite(l) && f32.Finite(h)
 }
 
 // crossReach returns a float32 at least e + w for the exact half extent

@@ -1,22 +1,32 @@
 package pairs
 
+import "math/bits"
+
 // The bucket index over a sorted set's starts: the sort places each box by
 // its bucket, and firstAbove searches within one bucket.
 
 // initBuckets sizes the bucket index and the groups for m boxes whose
-// sortable starts run from first to last, sets the mapping from a start to
-// its bucket, and returns the number of groups.
+// sortable starts run from first to last, in s.bands bands, sets the
+// mapping from a start to its bucket, and returns the number of groups.
+// Every band has the same buckets over the same starts, and its own groups
+// of them: group g of band t is the sort's group t·bandGroups + g, and the
+// bucket index holds each band's nb + 1 entries after the earlier bands'.
+// (Only a set in one band is searched: Between's.)
 func (s *sorted) initBuckets(m int, first, last uint32) (groups int) {
-	groups = max(1, m/groupSize)
-	nb := groups * bucketsPerGroup
-	if cap(s.bucket) < nb+1 {
-		s.bucket = make([]int32, nb+1)
+	perBand := max(1, m/(s.bands*groupSize))
+	s.groupShift = bucketsPerGroupLog
+	if s.bands > 1 && s.bands*perBand > maxBandedGroups {
+		boxes := m / s.bands
+		perBand = max(1, maxBandedGroups/s.bands, (boxes+maxGroupBoxes-1)/maxGroupBoxes)
+		s.groupShift = bits.Len(uint((boxes/perBand + boxesPerBucket - 1) / boxesPerBucket))
 	}
-	s.bucket = s.bucket[:nb+1]
-	if cap(s.groupStart) < groups+1 {
-		s.groupStart = make([]int32, groups+1)
-	}
-	s.groupStart = s.groupStart[:groups+1]
+	s.groupBuckets = 1 << s.groupShift
+	s.bandGroups = perBand
+	nb := perBand * s.groupBuckets
+	s.buckets = nb
+	groups = s.bands * perBand
+	grow(&s.bucket, s.bands*(nb+1))
+	grow(&s.groupStart, groups+1)
 	s.bucketLo, s.bucketScale = 0, 0
 	if m > 0 {
 		s.bucketLo = float64(unsortable(first))
@@ -27,9 +37,9 @@ func (s *sorted) initBuckets(m int, first, last uint32) (groups int) {
 	return groups
 }
 
-// groupOf returns the group of the sort that bucket k belongs to.
+// groupOf returns the group within its band that bucket k belongs to.
 func (s *sorted) groupOf(k int32) int32 {
-	return min(k/bucketsPerGroup, int32(len(s.groupStart)-2))
+	return min(k>>s.groupShift, int32(s.bandGroups-1))
 }
 
 // bucketOf returns the bucket v falls in, clamped to the index.
@@ -38,7 +48,7 @@ func (s *sorted) bucketOf(v float32) int {
 	if !(x > 0) { // NaN included
 		return 0
 	}
-	return int(min(x, float64(len(s.bucket)-1)))
+	return int(min(x, float64(s.buckets)))
 }
 
 // firstAbove returns the first position p >= from whose start is above v

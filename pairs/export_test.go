@@ -32,7 +32,7 @@ func Mallocs(runs int, fn func()) int64 {
 func (f *Finder) sortSet(b *soa.Boxes, useY, withLo bool) {
 	f.crew.begin(f.workers(b.Len()), &f.out)
 	defer f.crew.stop()
-	f.a.build(&f.crew, b, useY, withLo)
+	f.a.build(&f.crew, b, useY, withLo, 1)
 }
 
 // ScalarTested returns how many boxes f's last pass tested against every
@@ -47,7 +47,19 @@ func ScalarTested(f *Finder, between bool) int {
 
 // SweepAll is All in one band, whatever the set's size: the reference the
 // banded pass is compared with.
-func (f *Finder) SweepAll(dst []Pair, b *soa.Boxes) []Pair { return f.sweepAll(dst, b) }
+func (f *Finder) SweepAll(dst []Pair, b *soa.Boxes) []Pair {
+	checkSize(b)
+	return f.all(dst, b, 1)
+}
+
+// AllBands is All asking the sort for k bands, whatever the set's size.
+func (f *Finder) AllBands(dst []Pair, b *soa.Boxes, k int) []Pair {
+	checkSize(b)
+	return f.all(dst, b, k)
+}
+
+// Bands returns how many bands f's last pass cut its set into.
+func (f *Finder) Bands() int { return f.a.bands }
 
 // BandCount is how many bands All cuts n boxes into.
 func BandCount(n int) int { return bandCount(n) }

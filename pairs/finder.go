@@ -51,7 +51,6 @@ type Finder struct {
 	between   betweenJob // Between's sweep over a and b
 	filter    []uint64   // Filter's bitset
 	lastPairs int        // how many pairs the last All or Between found
-	bands     *bands     // All's bands, for a large set (bands.go)
 }
 
 // All appends to dst every pair (I, J), I < J, of boxes of b that overlap, as
@@ -60,24 +59,16 @@ type Finder struct {
 // math.MaxInt32 boxes.
 func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 	checkSize(b)
-	if f.bands != nil {
-		f.bands.used = false
-	}
-	if k := bandCount(b.Len()); k > 1 {
-		if out, ok := f.allBands(dst, b, k); ok {
-			f.bands.used = true
-			return out
-		}
-	}
-	return f.sweepAll(dst, b)
+	return f.all(dst, b, bandCount(b.Len()))
 }
 
-// sweepAll is All in one band: one sort and one sweep.
-func (f *Finder) sweepAll(dst []Pair, b *soa.Boxes) []Pair {
+// all is All with at most k bands across the sweep (bands.go): one sort
+// and one sweep.
+func (f *Finder) all(dst []Pair, b *soa.Boxes, k int) []Pair {
 	n := b.Len()
 	f.crew.begin(f.workers(n), &f.out)
 	defer f.crew.stop()
-	f.a.build(&f.crew, b, sweepAxis(b), true)
+	f.a.build(&f.crew, b, sweepAxis(b), true, k)
 	f.crew.run((*allJob)(&f.a), len(f.a.start), chunk)
 	f.invalidAll(b, f.a.invalid)
 	return f.merge(dst, n, n)
@@ -88,16 +79,13 @@ func (f *Finder) sweepAll(dst []Pair, b *soa.Boxes) []Pair {
 // panics if either set's columns differ in length or a set has more than
 // math.MaxInt32 boxes.
 func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
-	if f.bands != nil {
-		f.bands.used = false
-	}
 	checkSize(moving)
 	checkSize(static)
 	f.crew.begin(f.workers(moving.Len()+static.Len()), &f.out)
 	defer f.crew.stop()
 	useY := sweepAxis(moving, static)
-	f.a.build(&f.crew, moving, useY, false)
-	f.b.build(&f.crew, static, useY, false)
+	f.a.build(&f.crew, moving, useY, false, 1)
+	f.b.build(&f.crew, static, useY, false, 1)
 	f.between = betweenJob{&f.a, &f.b}
 	f.crew.run(&f.between, len(f.a.start)+len(f.b.start), chunk)
 	f.invalidBetween(moving, static, f.a.invalid, f.b.invalid)
@@ -174,9 +162,6 @@ func checkSize(b *soa.Boxes) {
 // Candidates returns how many candidate pairs the last All or Between pass
 // handed to the kernel: a measure of how much the sweep prunes.
 func (f *Finder) Candidates() int {
-	if f.bands != nil && f.bands.used {
-		return f.bands.candidates
-	}
 	return f.crew.candidates()
 }
 

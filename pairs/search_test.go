@@ -156,6 +156,7 @@ func bucketsByScan(s *sorted) {
 	if m > 0 {
 		first, last = s.start[0], s.start[m-1]
 	}
+	s.bands = 1
 	s.initBuckets(m, first, last)
 	p := 0
 	for k := range s.bucket {

@@ -52,7 +52,7 @@ type sorted struct {
 	// position in part, from the scatter. Mapping a start to its bucket
 	// takes a chain of floating-point steps, so it is done once a box.
 	keyBucket  []int32
-	partBucket []uint8
+	partBucket []uint16
 	groupStart []int32 // group g is part[groupStart[g]:groupStart[g+1]]
 	// The partition splits the indices into ranges: row r of fill (groups
 	// entries) holds range r's boxes per group, then its next position in each
@@ -61,12 +61,25 @@ type sorted struct {
 	fill           []int32
 	// bucket[k] is the first sorted position whose start maps to bucket k
 	// or later, start -> (start-bucketLo)*bucketScale: a coarse index over
-	// the starts that brackets firstAbove's answer. Group g holds the boxes
-	// of buckets [g·bucketsPerGroup, (g+1)·bucketsPerGroup), the last group
-	// the last bucket too.
-	bucket      []int32
-	bucketLo    float64
-	bucketScale float64
+	// the starts that brackets firstAbove's answer. Group g of a band holds
+	// the band's boxes of buckets [g·groupBuckets, (g+1)·groupBuckets), the
+	// band's last group its last bucket too.
+	bucket       []int32
+	bucketLo     float64
+	bucketScale  float64
+	buckets      int // buckets per band, nb: a start maps to one of [0, nb]
+	groupBuckets int // buckets per group, 1 << groupShift
+	groupShift   int
+	// The bands across the sweep (bands.go): their number, the sort's
+	// groups per band, and the mapping from a bound across the sweep to its
+	// band. When the caller asks for more than one band, cross holds each
+	// sorted box's bounds across the sweep by original index, as the
+	// float32 bits of lo << 32 | hi (intervals; see crossBounds), then its
+	// first and last band, first << 32 | last (countRange, for
+	// scatterRange).
+	bands, bandGroups   int
+	bandBase, bandScale float64
+	cross               []uint64
 }
 
 // record is one box (transposed for a sweep along y), the end of its padded
@@ -88,27 +101,30 @@ const (
 	nanKey     = invalidKey - 1
 )
 
-// build sorts b into s along the chosen axis, with s.lo when withLo. The
-// intervals are computed on all workers. The sort then
-// partitions the records by bucket into groups of about groupSize boxes
-// (the workers count and place fixed ranges of the indices, each read in
-// index order), and sorts and gathers each group on all workers
-// (sortGroup). Boxes with equal starts keep index order, so the result is
-// the same for any number of workers.
+// build sorts b into s along the chosen axis, with s.lo when withLo, in at
+// most k bands across the sweep (bands.go; Between's sets have one). The
+// intervals are computed on all workers. The sort then partitions the
+// records by band and bucket into groups of about groupSize boxes (the
+// workers count and place fixed ranges of the indices, each read in index
+// order), and sorts and gathers each group on all workers (sortGroup).
+// Boxes with equal starts keep index order, so the result is the same for
+// any number of workers.
 //
 // The partition exists because gathering the records straight into sorted
 // order reads them in random order from the whole set: at 100,000 boxes
 // that gather was a fifth of the pass's CPU profile. A group's records lie
 // within a few pages, so its gather hits the caches.
-func (s *sorted) build(c *crew, b *soa.Boxes, useY, withLo bool) {
+func (s *sorted) build(c *crew, b *soa.Boxes, useY, withLo bool, k int) {
 	n := b.Len()
 	s.withLo = withLo
+	s.bands = k
 	if cap(s.recs) < n {
-		s.recs, s.part = make([]record, n), make([]record, n)
-		s.keys, s.partKeys = make([]uint64, n), make([]uint64, n)
-		s.keyBucket, s.partBucket = make([]int32, n), make([]uint8, n)
+		s.recs, s.keys, s.keyBucket = make([]record, n), make([]uint64, n), make([]int32, n)
 	}
-	s.recs, s.keys = s.recs[:n], s.keys[:n]
+	s.recs, s.keys, s.keyBucket = s.recs[:n], s.keys[:n], s.keyBucket[:n]
+	if k > 1 {
+		grow(&s.cross, n)
+	}
 	if chunks := (n + chunk - 1) / chunk; cap(s.stats) < chunks {
 		s.stats = make([]chunkStat, chunks)
 	} else {
@@ -118,13 +134,17 @@ func (s *sorted) build(c *crew, b *soa.Boxes, useY, withLo bool) {
 	defer func() { s.src = nil }()
 	c.run((*boundsJob)(s), n, chunk)
 
-	// The range of the starts, and the invalid boxes in index order
-	// from the chunks that have any.
+	// The range of the starts and of the finite bounds across the sweep,
+	// and the invalid boxes in index order from the chunks that have any.
 	s.invalid = s.invalid[:0]
 	first, last := uint32(nanKey), uint32(0)
+	crossLo, crossHi := math.Inf(1), math.Inf(-1)
+	crossSum, crossN := 0.0, 0
 	unsorted := 0
 	for c, st := range s.stats {
 		first, last = min(first, st.first), max(last, st.last)
+		crossLo, crossHi = min(crossLo, st.crossLo), max(crossHi, st.crossHi)
+		crossSum, crossN = crossSum+st.crossSum, crossN+st.crossN
 		unsorted += st.unsorted
 		if st.invalid == 0 {
 			continue
@@ -136,7 +156,7 @@ func (s *sorted) build(c *crew, b *soa.Boxes, useY, withLo bool) {
 		}
 	}
 	m := n - unsorted
-	s.resize(m)
+	s.setBands(k, crossLo, crossHi, crossSum/float64(max(crossN, 1)))
 	groups := s.initBuckets(m, first, last)
 
 	// Partition: count each range's boxes per group, then place every
@@ -163,6 +183,11 @@ func (s *sorted) build(c *crew, b *soa.Boxes, useY, withLo bool) {
 		}
 		gs[g+1] = at
 	}
+	total := int(gs[groups]) // m, and a copy for each further band a box reaches
+	if cap(s.part) < total {
+		s.part, s.partKeys, s.partBucket = make([]record, total), make([]uint64, total), make([]uint16, total)
+	}
+	s.resize(total)
 	c.run((*scatterJob)(s), ranges, 1)
 	c.run((*gatherJob)(s), groups, 1)
 }
@@ -196,15 +221,29 @@ func (j *gatherJob) do(w *worker, start, end int) {
 // groupSize is the number of boxes a group of the sort holds on average;
 // bucketsPerGroup buckets of boxesPerBucket boxes each.
 const (
-	boxesPerBucket  = 4
-	bucketsPerGroup = 128
-	groupSize       = boxesPerBucket * bucketsPerGroup
+	boxesPerBucket     = 4
+	bucketsPerGroup    = 1 << bucketsPerGroupLog
+	bucketsPerGroupLog = 7
+	groupSize          = boxesPerBucket * bucketsPerGroup
 )
 
-// A box's bucket within its group, at most bucketsPerGroup in the last
-// group, must fit the uint8 that partBucket keeps it in, and so must one
-// more: sortGroup counts bucket b at b+1 in uint8 arithmetic.
-const _ uint8 = bucketsPerGroup + 1
+// A box's bucket within its group, at most groupBuckets in the last
+// group, must fit the uint16 that partBucket keeps it in, and so must one
+// more: sortGroup counts bucket b at b+1 in uint16 arithmetic.
+const _ uint16 = 2*maxGroupBoxes/boxesPerBucket + 1
+
+// A set cut into bands gets at most about maxBandedGroups groups, each of
+// at most maxGroupBoxes boxes on average, with as many buckets as it needs
+// (a power of two). The scatter writes each group's records in a place of
+// its own, and a band of 40,000 boxes cut into groups of groupSize makes 78
+// of them: at 4,000,000 boxes in 100 bands, 7,800 places, which made the
+// scatter over a quarter of the pass, where a group of a few thousand boxes still
+// gathers from the L2 cache (BenchmarkAllPairsScaling, n=1000000: 66 ns a
+// box with at most 128 groups, 70 with 256, 74 with no limit).
+const (
+	maxBandedGroups = 128
+	maxGroupBoxes   = 1 << 16
+)
 
 // rangesPerWorker is how many index ranges the partition makes per worker
 // when there is more than one.
@@ -217,29 +256,66 @@ func (s *sorted) indexRange(r int) (start, end int) {
 }
 
 // countRange notes the bucket of each valid box of index range r and
-// counts the range's boxes per group, into the range's row of fill.
+// counts the range's boxes per group, into the range's row of fill: a box
+// counts once in each band it reaches.
 func (s *sorted) countRange(r int) {
 	count := s.fill[r*s.groups : (r+1)*s.groups]
 	clear(count)
 	start, end := s.indexRange(r)
 	buckets := s.keyBucket[start:end]
+	if s.bands == 1 {
+		for i, k := range s.keys[start:end] {
+			if start := uint32(k >> 32); start < nanKey {
+				b := int32(s.bucketOf(unsortable(start)))
+				buckets[i] = b
+				count[s.groupOf(b)]++
+			}
+		}
+		return
+	}
+	gb := s.bandGroups
+	cross := s.cross[start:end]
 	for i, k := range s.keys[start:end] {
 		if start := uint32(k >> 32); start < nanKey {
 			b := int32(s.bucketOf(unsortable(start)))
 			buckets[i] = b
-			count[s.groupOf(b)]++
+			g := int(s.groupOf(b))
+			t0, t1 := s.bandsOf(cross[i])
+			cross[i] = uint64(t0)<<32 | uint64(t1)
+			for t := t0; t <= t1; t++ {
+				count[t*gb+g]++
+			}
 		}
 	}
 }
 
 // scatterRange places each valid box of index range r in part, at the next
 // position of the range's row of fill for its group, with its start and
-// position in partKeys and its bucket within the group in partBucket.
+// position in partKeys and its bucket within the group in partBucket: in
+// each band it reaches, its index complemented in every band but its
+// first.
 func (s *sorted) scatterRange(r int) {
 	fill := s.fill[r*s.groups : (r+1)*s.groups]
-	n := len(s.keys)
-	part, partKeys, partBucket := s.part[:n], s.partKeys[:n], s.partBucket[:n]
+	part, partKeys, partBucket := s.part, s.partKeys, s.partBucket
 	start, end := s.indexRange(r)
+	if s.bands == 1 {
+		for i := start; i < end; i++ {
+			k := s.keys[i]
+			start := uint32(k >> 32)
+			if start >= nanKey {
+				continue
+			}
+			b := s.keyBucket[i]
+			g := s.groupOf(b)
+			p := fill[g]
+			fill[g]++
+			part[p] = s.recs[i]
+			partKeys[p] = uint64(start)<<32 | uint64(p)
+			partBucket[p] = uint16(b - g<<s.groupShift)
+		}
+		return
+	}
+	gb := s.bandGroups
 	for i := start; i < end; i++ {
 		k := s.keys[i]
 		start := uint32(k >> 32)
@@ -248,11 +324,19 @@ func (s *sorted) scatterRange(r int) {
 		}
 		b := s.keyBucket[i]
 		g := s.groupOf(b)
-		p := fill[g]
-		fill[g]++
-		part[p] = s.recs[i]
-		partKeys[p] = uint64(start)<<32 | uint64(p)
-		partBucket[p] = uint8(b - g*bucketsPerGroup)
+		local := uint16(b - g<<s.groupShift)
+		c := s.cross[i]
+		t0, t1 := int(c>>32), int(uint32(c))
+		rec := s.recs[i]
+		for t := t0; t <= t1; t++ {
+			at := t*gb + int(g)
+			p := fill[at]
+			fill[at]++
+			part[p] = rec
+			partKeys[p] = uint64(start)<<32 | uint64(p)
+			partBucket[p] = local
+			rec.index = ^int32(i)
+		}
 	}
 }
 
@@ -266,10 +350,12 @@ func (s *sorted) scatterRange(r int) {
 // with equal starts stay in index order.
 func (s *sorted) sortGroup(w *worker, g int) {
 	start, end := int(s.groupStart[g]), int(s.groupStart[g+1])
-	k0, kEnd := g*bucketsPerGroup, (g+1)*bucketsPerGroup
-	if g == len(s.groupStart)-2 {
-		kEnd = len(s.bucket)
+	band, within := g/s.bandGroups, g%s.bandGroups
+	k0, kEnd := within*s.groupBuckets, (within+1)*s.groupBuckets
+	if within == s.bandGroups-1 {
+		kEnd = s.buckets + 1
 	}
+	bucketIndex := s.bucket[band*(s.buckets+1):]
 	// First load one word of every cache line of the group's records, in
 	// order: the copy at the end reads them in sorted order, which no
 	// hardware prefetcher follows, and the scatter wrote them long enough
@@ -291,7 +377,7 @@ func (s *sorted) sortGroup(w *worker, g int) {
 		count[b+1] += count[b]
 	}
 	for b, c := range count[:kEnd-k0] {
-		s.bucket[k0+b] = int32(start) + c
+		bucketIndex[k0+b] = int32(start) + c
 	}
 	placed := grow(&w.tmp, len(keys))
 	for i, k := range keys {

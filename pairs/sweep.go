@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/soa"
 )
 
 // chunk is how many positions a worker takes at a time in the bounds and
@@ -12,21 +13,46 @@ import (
 const chunk = 256
 
 // allJob is All's sweep over one sorted set: its positions are query boxes,
-// each tested against the later boxes whose interval starts before its
-// own ends. batch.Sweep finds each box's run and tests it in one call.
+// each tested against the later boxes of its band whose interval starts
+// before its own ends. batch.Sweep finds each box's run and tests it in one
+// call.
 type allJob sorted
 
 func (j *allJob) do(w *worker, start, end int) {
 	s := (*sorted)(j)
-	st := batch.SweepState{Q: start, C: start + 1}
-	for st.Q < end {
-		n := batch.Sweep(&s.boxes, s.lo, s.hi, s.reach, &st, end, w.hits)
-		if n == 0 {
+	for start < end {
+		lo, hi := s.bandRange(s.bandAt(start))
+		stop := min(end, hi)
+		s.sweepBand(w, lo, hi, start, stop)
+		start = stop
+	}
+}
+
+// sweepBand sweeps the queries [start, end) of the band at positions
+// [lo, hi). A pair of two boxes that are both not in their first band
+// (their indices complemented) is another band's: see bands.go.
+func (s *sorted) sweepBand(w *worker, lo, hi, start, end int) {
+	band := soa.Boxes{CX: s.boxes.CX[lo:hi], CY: s.boxes.CY[lo:hi], UX: s.boxes.UX[lo:hi], UY: s.boxes.UY[lo:hi], HX: s.boxes.HX[lo:hi], HY: s.boxes.HY[lo:hi]}
+	index := s.index[lo:hi]
+	st := batch.SweepState{Q: start - lo, C: start - lo + 1}
+	for st.Q < end-lo {
+		n := batch.Sweep(&band, s.lo[lo:hi], s.hi[lo:hi], s.reach[lo:hi], &st, end-lo, w.hits)
+		keep := 0
+		for _, h := range w.hits[:n] {
+			if index[h.Q]&index[h.C] >= 0 {
+				keep++
+			}
+		}
+		if keep == 0 {
 			continue
 		}
-		out := w.out.room(w, n)
-		for i, h := range w.hits[:n] {
-			out[i] = ordered(s.index[h.Q], s.index[h.C])
+		out := w.out.room(w, keep)
+		k := 0
+		for _, h := range w.hits[:n] {
+			if p, q := index[h.Q], index[h.C]; p&q >= 0 {
+				out[k] = ordered(p^p>>31, q^q>>31)
+				k++
+			}
 		}
 	}
 	w.candidates += st.Candidates

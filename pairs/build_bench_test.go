@@ -2,6 +2,7 @@ package pairs
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -33,26 +34,37 @@ func BenchmarkBuild(b *testing.B) {
 }
 
 // BenchmarkMerge times the merge that sorts an all-pairs pass's pairs by I
-// then J, on one worker, over the pairs of bench/'s uniform and RTS scenes
-// of 100,000 boxes (17,425 and 1,115,665 pairs).
+// then J, on one worker, over the pairs of bench/'s uniform scene of
+// 100,000 to 4,000,000 boxes (0.17 pairs a box) and its RTS scene of
+// 100,000 (11 pairs a box): as mergeRange picks (merge=auto), by counting,
+// and by radix wherever it may (where the pairs are fewer than the indices
+// per pass; elsewhere merge=radix counts too).
 func BenchmarkMerge(b *testing.B) {
-	const n = 100000
+	defer func(saved int) { radixMinIndices = saved }(radixMinIndices)
 	for _, sc := range []struct {
-		name string
-		make func(*rand.Rand, int, *soa.Boxes)
-	}{{"uniform", scene.Uniform}, {"rts", scene.RTS}} {
-		var boxes soa.Boxes
-		sc.make(rand.New(rand.NewPCG(n, 3)), n, &boxes)
-		b.Run(fmt.Sprintf("scene=%s/n=%d", sc.name, n), func(b *testing.B) {
+		name  string
+		make  func(*rand.Rand, int, *soa.Boxes)
+		sizes []int
+	}{{"uniform", scene.Uniform, []int{100000, 1000000, 2000000, 4000000}}, {"rts", scene.RTS, []int{100000}}} {
+		for _, n := range sc.sizes {
+			var boxes soa.Boxes
+			sc.make(rand.New(rand.NewPCG(uint64(n), 3)), n, &boxes)
 			var f Finder
 			dst := f.All(nil, &boxes)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				dst = f.merge(dst[:0], n, n)
+			for _, by := range []struct {
+				name string
+				min  int
+			}{{"auto", radixMinIndices}, {"counting", math.MaxInt}, {"radix", 0}} {
+				b.Run(fmt.Sprintf("scene=%s/merge=%s/n=%d", sc.name, by.name, n), func(b *testing.B) {
+					radixMinIndices = by.min
+					b.ReportAllocs()
+					for b.Loop() {
+						dst = f.merge(dst[:0], n, n)
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/box")
+				})
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/box")
-		})
+		}
 	}
 }
 

@@ -67,6 +67,7 @@ type worker struct {
 	sink       int32       // keeps sortGroup's prefetching loads
 	startI     []int       // pairs per I, then where each I's start (mergeJob)
 	startJ     []int       // the same per J
+	radix      []int32     // a radix merge's counts per digit, of fixed size (mergeJob)
 }
 
 // sweepHits is how many hits a worker's batch.Sweep call has room for.
@@ -76,7 +77,7 @@ const sweepHits = 1024
 func (c *crew) begin(size int, out *collector) {
 	c.size = size
 	for len(c.wk) < size {
-		c.wk = append(c.wk, worker{hits: make([]batch.Hit, sweepHits)})
+		c.wk = append(c.wk, worker{hits: make([]batch.Hit, sweepHits), radix: make([]int32, maxRadixPasses<<radixBits)})
 	}
 	out.reset()
 	for i := range c.wk {

@@ -2,6 +2,7 @@ package pairs
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
@@ -228,6 +229,60 @@ func TestSmallPassesRunOnOneWorker(t *testing.T) {
 			}
 			if started := len(f.crew.helpers) > 0; started != helpers {
 				t.Errorf("%s, pass %d: helpers started %v, want %v", c.name, pass+1, started, helpers)
+			}
+		}
+	}
+}
+
+// TestMergeByRadix checks the merge's two sorts against a plain sort of
+// the same pairs: distinct pairs in random order, spread over up to 2²⁰
+// indices or clustered on a few values of I (so that the radix sort skips
+// digits), from none to enough for the merge to cut I into ranges, on one
+// to three workers, once with the radix sort wherever it may run and once
+// with counting sorts only.
+func TestMergeByRadix(t *testing.T) {
+	defer func(saved int) { radixMinIndices = saved }(radixMinIndices)
+	r := rand.New(rand.NewPCG(8, 8))
+	type shape struct{ nI, nJ, pairs, spreadI int }
+	shapes := []shape{
+		{1, 1, 1, 1}, {100000, 100000, 100, 100000},
+		{1 << 20, 1 << 20, 5000, 1 << 20}, {1 << 20, 1 << 20, 5000, 4},
+		{1 << 20, 3000, 40000, 1 << 20}, {70000, 1 << 20, 40000, 70000}, {5, 7, 0, 5},
+	}
+	for range 20 { // a few pairs, often with a digit all but one share
+		shapes = append(shapes, shape{3, 3, 2, 3}, shape{5000, 5000, 1, 5000}, shape{5000, 5000, 3, 2})
+	}
+	for _, tc := range shapes {
+		seen := map[Pair]bool{}
+		var pairs []Pair
+		for len(pairs) < tc.pairs {
+			p := Pair{int32(r.IntN(tc.spreadI)), int32(r.IntN(tc.nJ))}
+			if !seen[p] {
+				seen[p] = true
+				pairs = append(pairs, p)
+			}
+		}
+		want := slices.Clone(pairs)
+		slices.SortFunc(want, func(p, q Pair) int {
+			if p.I != q.I {
+				return int(p.I - q.I)
+			}
+			return int(p.J - q.J)
+		})
+		for _, workers := range []int{1, 2, 3} {
+			for _, by := range []struct {
+				name string
+				min  int
+			}{{"radix", 0}, {"counting", math.MaxInt}} {
+				radixMinIndices = by.min
+				var f Finder
+				f.crew.begin(workers, &f.out)
+				copy(f.out.room(&f.crew.wk[0], len(pairs)), pairs)
+				got := f.merge([]Pair{{-1, -1}}, tc.nI, tc.nJ)
+				f.crew.stop()
+				if got[0] != (Pair{-1, -1}) || !slices.Equal(got[1:], want) {
+					t.Fatalf("%+v, %d workers, by %s: the merge's pairs differ from the sorted ones", tc, workers, by.name)
+				}
 			}
 		}
 	}

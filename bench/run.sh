@@ -43,7 +43,7 @@ draw "$out/raw.txt" kernels-dense.svg -bench OverlapsDense -title 'One box again
 draw "$out/raw.txt" seed-ports.svg -bench SeedPorts -title 'Seed articles against obb2d (map scene)'
 draw "$out/raw.txt" allpairs-uniform.svg -bench AllPairs -filter 'scene=uniform/.*workers=1/' -title 'All pairs, uniform scene, one worker'
 draw "$out/raw.txt" world-step.svg -bench WorldStep -series move -filter 'world=uniform/moved=100%/.*workers=1/' -title 'World step, every box moved, uniform scene, one worker'
-draw "$out/raw.txt" allpairs-scaling.svg -bench AllPairsScaling -title 'Finder.All, uniform scene, constant density'
+draw "$out/raw.txt" allpairs-scaling.svg -bench AllPairsScaling -series workers -title 'Finder.All, uniform scene, constant density, lines by workers'
 if [ -f "$out/peers-raw.txt" ]; then
 	draw "$out/peers-raw.txt" peers-allpairs-uniform.svg -bench PeerAllPairs -filter scene=uniform -title 'All pairs against peers, uniform scene'
 	draw "$out/peers-raw.txt" peers-allpairs-rts.svg -bench PeerAllPairs -filter scene=rts -title 'All pairs against peers, RTS scene'

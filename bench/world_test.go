@@ -301,19 +301,21 @@ func benchDrift(b *testing.B, boxes *soa.Boxes, speed float32) {
 
 // BenchmarkAllPairsScaling runs the stateless all-pairs pass
 // (pairs.Finder.All) on the uniform scene at constant density from 10,000
-// to 4,000,000 boxes, with the default kernel and one worker: ns per box
-// and candidates per box should not grow with n.
+// to 4,000,000 boxes, with the default kernel and one or two workers: ns
+// per box and candidates per box should not grow with n.
 func BenchmarkAllPairsScaling(b *testing.B) {
 	for _, n := range worldSizes() {
 		boxes := worldScene("uniform", scene.Uniform, n)
-		b.Run(fmt.Sprintf("world=uniform/impl=%s/n=%d", kernel.Impl(), n), func(b *testing.B) {
-			var f pairs.Finder
-			found := f.All(nil, boxes)
-			b.ReportAllocs()
-			for b.Loop() {
-				found = f.All(found[:0], boxes)
-			}
-			report(b, n, len(found), f.Candidates())
-		})
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("world=uniform/impl=%s/workers=%d/n=%d", kernel.Impl(), workers, n), func(b *testing.B) {
+				f := pairs.Finder{Workers: workers}
+				found := f.All(nil, boxes)
+				b.ReportAllocs()
+				for b.Loop() {
+					found = f.All(found[:0], boxes)
+				}
+				report(b, n, len(found), f.Candidates())
+			})
+		}
 	}
 }

@@ -37,8 +37,18 @@ func (s *sorted) sweepBand(w *worker, lo, hi, start, end int) {
 	st := batch.SweepState{Q: start - lo, C: start - lo + 1}
 	for st.Q < end-lo {
 		n := batch.Sweep(&band, s.lo[lo:hi], s.hi[lo:hi], s.reach[lo:hi], &st, end-lo, w.hits)
+		hits := w.hits[:n]
+		if s.bands == 1 { // no index is complemented
+			if n > 0 {
+				out := w.out.room(w, n)
+				for i, h := range hits {
+					out[i] = ordered(index[h.Q], index[h.C])
+				}
+			}
+			continue
+		}
 		keep := 0
-		for _, h := range w.hits[:n] {
+		for _, h := range hits {
 			if index[h.Q]&index[h.C] >= 0 {
 				keep++
 			}
@@ -48,7 +58,7 @@ func (s *sorted) sweepBand(w *worker, lo, hi, start, end int) {
 		}
 		out := w.out.room(w, keep)
 		k := 0
-		for _, h := range w.hits[:n] {
+		for _, h := range hits {
 			if p, q := index[h.Q], index[h.C]; p&q >= 0 {
 				out[k] = ordered(p^p>>31, q^q>>31)
 				k++

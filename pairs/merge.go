@@ -252,86 +252,82 @@ func keyBits(n int) int { return bits.Len(uint(max(n-1, 0))) }
 // radixRange is mergeRange by a radix sort: stable, and the keys are
 // distinct, so the order is by I then J. Each pass's digit is an equal share
 // of the key's bits; a pass whose digit is the same for every pair is
-// skipped.
+// skipped, unless every pass would be (a range of at most one pair), when
+// the last one moves the pairs into place.
 func (m *merger) radixRange(w *worker, r int) {
 	lo, hi := m.cut[r], m.cut[r+1]
 	ranges := len(m.cut) - 1
 	first, end := m.start[r], m.start[r+1]
 	n := end - first
 	bj := keyBits(m.nJ)
-	total := keyBits(int(hi-lo)) + bj
 	passes := radixPasses(int(hi-lo), m.nJ)
-	width := (total + passes - 1) / passes
-	mask := uint64(1)<<width - 1
+	width := (keyBits(int(hi-lo)) + bj + passes - 1) / passes
 	count := w.radix[:passes<<width]
 	clear(count)
-	key := func(p Pair) uint64 { return uint64(p.I-lo)<<bj | uint64(p.J) }
+	k := radixKey{lo: lo, bitsJ: uint(bj), mask: uint64(1)<<width - 1}
 	for u := r; u < len(m.parts); u += ranges {
 		for _, p := range m.parts[u] {
-			k := key(p)
+			key := k.of(p)
 			for d := range passes {
-				count[d<<width+int(k>>(d*width)&mask)]++
+				count[d<<width+int(key>>(d*width)&k.mask)]++
 			}
 		}
 	}
-	// Each count becomes its digit's first position; a pass whose digit is
-	// the same for every pair moves nothing and is skipped.
-	todo := make([]bool, 0, maxRadixPasses)
+	// Each count becomes its digit's first position.
+	var todo [maxRadixPasses]bool
+	left := 0
 	for d := range passes {
 		c := count[d<<width : (d+1)<<width]
-		sum, one := int32(0), false
+		sum, shared := int32(0), false
 		for b, v := range c {
-			one = one || int(v) == n
+			shared = shared || int(v) == n
 			c[b] = sum
 			sum += v
 		}
-		todo = append(todo, !one)
-	}
-	// Passes alternate between out and byJ, ending in out.
-	out, other := m.out[first:end], m.byJ[first:end]
-	left := 0
-	for _, t := range todo {
-		if t {
+		if !shared || (d == passes-1 && left == 0) {
+			todo[d] = true
 			left++
 		}
 	}
-	dst := out
+	// Passes alternate between out and byJ, ending in out; the first reads
+	// the units' parts.
+	out, other := m.out[first:end], m.byJ[first:end]
+	dst, next := out, other
 	if left%2 == 0 {
-		dst = other
+		dst, next = other, out
 	}
 	var src []Pair
 	for d := range passes {
 		if !todo[d] {
 			continue
 		}
-		c := count[d<<width : (d+1)<<width]
-		shift := d * width
+		c, shift := count[d<<width:(d+1)<<width], uint(d*width)
 		if src == nil {
 			for u := r; u < len(m.parts); u += ranges {
-				for _, p := range m.parts[u] {
-					b := key(p) >> shift & mask
-					dst[c[b]] = p
-					c[b]++
-				}
+				k.move(dst, m.parts[u], c, shift)
 			}
 		} else {
-			for _, p := range src {
-				b := key(p) >> shift & mask
-				dst[c[b]] = p
-				c[b]++
-			}
+			k.move(dst, src, c, shift)
 		}
-		src = dst
-		if &dst[0] == &out[0] {
-			dst = other
-		} else {
-			dst = out
-		}
+		src, dst, next = dst, next, dst
 	}
-	if src == nil { // at most one pair
-		at := 0
-		for u := r; u < len(m.parts); u += ranges {
-			at += copy(out[at:], m.parts[u])
-		}
+}
+
+// radixKey is radixRange's key, (I - lo) << bitsJ | J, and its digit mask.
+type radixKey struct {
+	lo    int32
+	bitsJ uint
+	mask  uint64
+}
+
+func (k radixKey) of(p Pair) uint64 { return uint64(p.I-k.lo)<<k.bitsJ | uint64(p.J) }
+
+// move places each pair of from at dst[c[its digit]], the digit starting at
+// bit shift, and advances that position.
+func (k radixKey) move(dst, from []Pair, c []int32, shift uint) {
+	for _, p := range from {
+		b := k.of(p) >> shift & k.mask
+		dst[c[b]] = p
+		c[b]++
 	}
 }

@@ -257,7 +257,11 @@ func (s *sorted) indexRange(r int) (start, end int) {
 
 // countRange notes the bucket of each valid box of index range r and
 // counts the range's boxes per group, into the range's row of fill: a box
-// counts once in each band it reaches.
+// counts once in each band it reaches. A set in one band (every set below
+// minBandedBoxes, and Between's) has a loop of its own here and in
+// scatterRange: one loop for both, the band range 0..0 when there is one
+// band, measured 5% slower (BenchmarkBuild, workers=1: 3.29 against 3.47
+// ms).
 func (s *sorted) countRange(r int) {
 	count := s.fill[r*s.groups : (r+1)*s.groups]
 	clear(count)

@@ -70,6 +70,7 @@ func (w *World) Clear() {
 	w.infinite = w.infinite[:0]
 	w.dirty = w.dirty[:0]
 	clear(w.touched)
+	w.fat.unsure.clear()
 	w.lag.slots, w.lag.all = w.lag.slots[:0], false
 	w.lag.behind.Store(false)
 	w.step.prev = w.step.prev[:0]

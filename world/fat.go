@@ -57,18 +57,18 @@ type fatBox struct {
 
 // fatState is the fat bounds and candidates, kept between steps.
 type fatState struct {
-	box      []fatBox // by slot
-	cand     []uint64 // the candidates' keys, ascending
-	fresh    []uint64 // the escaped boxes' new candidates
-	spare    []uint64 // cand's other buffer
-	sortBuf  []uint64 // sortKeys' other buffer for fresh
-	esc      []int32  // the slots that escaped this step
-	escBits  []uint64 // the same as a bitset
-	pending  []int32  // slots marked dirty in steps that did not use the candidates
-	pendBit  []uint64
+	box      []fatBox   // by slot
+	cand     []uint64   // the candidates' keys, ascending
+	fresh    []uint64   // the escaped boxes' new candidates
+	spare    []uint64   // cand's other buffer
+	sortBuf  []uint64   // sortKeys' other buffer for fresh
+	esc      []int32    // the slots that escaped this step
+	escBits  []uint64   // the same as a bitset
+	pending  slotSet    // slots marked dirty in steps that did not use the candidates
 	valid    bool       // the candidates are complete for every box not pending
 	workers  int        // how many share the escapes' check, or testCandidates
 	escParts [][]int32  // each worker's escaped boxes
+	unsure   slotSet    // the dirty slots a Move did not vouch for (fat_unsure.go), sized with the World's touched
 	boxes    soa.Boxes  // by slot: the boxes as of the last step that used the kernel
 	filters  []Filter   // and their filters
 	copied   bool       // boxes and filters are those of the last step, which used the kernel
@@ -151,7 +151,7 @@ func (w *World) fatPairs() bool {
 		w.testCandidates()
 		return true
 	}
-	n := w.workers(len(w.dirty), moveChunk)
+	n := w.workers(len(v.unsure.list), moveChunk)
 	for len(v.escParts) < n {
 		v.escParts = append(v.escParts, nil)
 	}
@@ -160,13 +160,13 @@ func (w *World) fatPairs() bool {
 	for _, part := range v.escParts[:n] {
 		v.esc = append(v.esc, part...)
 	}
-	for _, i := range v.pending {
+	for _, i := range v.pending.list {
 		if !w.isDirty(i) && w.escaped(i) {
 			v.esc = append(v.esc, i)
 		}
 	}
 	w.chooseTest()
-	v.clearPending()
+	v.pending.clear()
 	for _, i := range v.esc {
 		if f := &v.box[i]; f.h == makeHandle(i, w.slots[i].gen) {
 			f.grow = min(f.grow+1, maxGrow)
@@ -190,13 +190,14 @@ func (w *World) fatPairs() bool {
 	return true
 }
 
-// escapes is worker k's share of the check of the dirty boxes for those
-// that escaped.
+// escapes is worker k's share of the check of the unsure dirty boxes
+// (fat_unsure.go) for those that escaped.
 func (w *World) escapes(k int) {
 	v := &w.fat
 	n := v.workers
 	esc := v.escParts[k][:0]
-	for _, i := range w.dirty[k*len(w.dirty)/n : (k+1)*len(w.dirty)/n] {
+	un := v.unsure.list
+	for _, i := range un[k*len(un)/n : (k+1)*len(un)/n] {
 		if w.escaped(i) {
 			esc = append(esc, i)
 		}
@@ -291,7 +292,7 @@ func (w *World) build() bool {
 	}
 	v.copied = false
 	w.chooseTest()
-	v.clearPending()
+	v.pending.clear()
 	v.age = 0
 	w.useFat(true)
 	return true
@@ -303,7 +304,7 @@ func (w *World) dropFat() {
 	v := &w.fat
 	w.useFat(false)
 	v.cand = v.cand[:0]
-	v.clearPending()
+	v.pending.clear()
 	v.checked, v.escaped, v.quiet, v.noisy, v.need, v.skip = 0, 0, 0, 0, 0, 0
 }
 
@@ -357,21 +358,12 @@ func (w *World) escaped(i int32) bool {
 	if !s.live || s.where != inGrid || f.h != makeHandle(i, s.gen) {
 		return true
 	}
-	// The bounds are within rx and ry of the center (bound.Reach), so a
-	// center at least that far inside the fat bounds on each side has
-	// them inside. A float64 difference of float32 values rounds by at
-	// most 2⁻⁵³ of it, and the product t by at most 2⁻⁵³ of t, which the
-	// factor 1 + 2⁻⁵⁰ covers: a difference d ≥ t is exactly at least r.
-	// A box closer to its fat bounds' edges than that asks bound.Box,
-	// whose answer decides; Reach skips Box's conversions to float32 and
-	// back and its call to obb.Box.Valid (BenchmarkWorldStep,
+	// A box closer to its fat bounds' edges than its reach (within) asks
+	// bound.Box, whose answer decides; Reach skips Box's conversions to
+	// float32 and back and its call to obb.Box.Valid (BenchmarkWorldStep,
 	// moved=100%).
-	if rx, ry, ok := bound.Reach(s.box); ok {
-		tx, ty := rx*(1+0x1p-50), ry*(1+0x1p-50)
-		cx, cy := float64(s.box.Center.X), float64(s.box.Center.Y)
-		if cx-float64(f.lo.X) >= tx && float64(f.hi.X)-cx >= tx && cy-float64(f.lo.Y) >= ty && float64(f.hi.Y)-cy >= ty {
-			return false
-		}
+	if rx, ry, ok := bound.Reach(s.box); ok && w.fat.within(i, f.h, s.box.Center, slack(rx), slack(ry)) {
+		return false
 	}
 	lo, hi, ok := bound.Box(s.box)
 	return !ok || lo.X < f.lo.X || lo.Y < f.lo.Y || hi.X > f.hi.X || hi.Y > f.hi.Y
@@ -399,18 +391,8 @@ func (w *World) noteFat() {
 	}
 	v.size(len(w.slots))
 	for _, i := range w.dirty {
-		if v.pendBit[i>>6]&(1<<(i&63)) == 0 {
-			v.pendBit[i>>6] |= 1 << (i & 63)
-			v.pending = append(v.pending, i)
-		}
+		v.pending.add(i)
 	}
-}
-
-func (v *fatState) clearPending() {
-	for _, i := range v.pending {
-		v.pendBit[i>>6] = 0
-	}
-	v.pending = v.pending[:0]
 }
 
 // size gives the fat state room for n slots.
@@ -421,7 +403,7 @@ func (v *fatState) size(n int) {
 		v.filters = append(v.filters, Filter{})
 	}
 	for len(v.escBits)*64 < n {
-		v.escBits, v.pendBit = append(v.escBits, 0), append(v.pendBit, 0)
+		v.escBits, v.pending.bits = append(v.escBits, 0), append(v.pending.bits, 0)
 	}
 }
 
@@ -644,7 +626,7 @@ func (w *World) chooseTest() {
 		for _, i := range w.dirty {
 			w.copyBox(i)
 		}
-		for _, i := range v.pending {
+		for _, i := range v.pending.list {
 			w.copyBox(i)
 		}
 	}

@@ -22,9 +22,11 @@ import (
 // out of the grid (a NaN, an infinity), or rest; now and then a step that
 // moves a few boxes, resting or Static ones among them (Pairs then queries
 // them, and the next step that uses the candidates checks them), inserts,
-// removes, refilters, or moves a Static box. It fails if the candidates
-// served too few steps or no box escaped, which would leave the test
-// checking the cell-by-cell step instead.
+// removes, refilters, or moves a Static box; a box that travels by Move
+// is moved first to where it is, so that its second Move must find it
+// escaped after the first found it inside (fat_unsure.go). It fails if the
+// candidates served too few steps or no box escaped, which would leave the
+// test checking the cell-by-cell step instead.
 func TestFatSteps(t *testing.T) {
 	steps := 60
 	if testing.Short() {
@@ -139,13 +141,18 @@ func TestFatSteps(t *testing.T) {
 									}
 								}
 							}
-							m.box[i] = b
 							if bulk {
 								hs = append(hs, m.h[i])
 								bs.Append(b)
 							} else {
+								if mv.kind == 16 {
+									// A Move that keeps the box inside its fat
+									// bounds, then one that may not.
+									w.Move(m.h[i], m.box[i])
+								}
 								w.Move(m.h[i], b)
 							}
+							m.box[i] = b
 						}
 						if bulk {
 							w.MoveBoxes(hs, &bs)
@@ -208,6 +215,81 @@ func TestFatStepsOnWorkers(t *testing.T) {
 	}
 	if used, esc := world.FatStats(w); used < 6 || esc == 0 {
 		t.Fatalf("the candidates served %d of 12 steps, with %d escapes", used, esc)
+	}
+}
+
+// TestFatMovedTwice checks the Moves that vouch for their boxes
+// (fat_unsure.go) when a box moves twice in a step: first where it is,
+// inside its fat bounds, then, in the same cell, onto a neighbour whose
+// fat bounds its own do not meet, so no candidate holds the pair. Boxes of
+// half side 0.5 stand 3 apart in rows, and each step jitters all of them
+// until the candidates serve the steps; then every box of every fourth
+// column is moved in place and then 2.2 along its row, by Move or in two
+// MoveBoxes calls, and Pairs must report it with its neighbour. The boxes
+// stay in their cells of side 4 (their centers go from 0.1 + 12k to
+// 2.3 + 12k), so that both Moves keep them in place; a second Move not
+// checked against the fat bounds after a first that was leaves the new
+// pairs out.
+func TestFatMovedTwice(t *testing.T) {
+	for _, bulk := range []bool{false, true} {
+		t.Run(fmt.Sprintf("bulk=%v", bulk), func(t *testing.T) {
+			w, m := world.New(), &model{}
+			const side = 40
+			for i := range side * side {
+				b := obb.Box{Center: obb.Vec2{X: 0.1 + 3*float32(i%side), Y: 0.1 + 3*float32(i/side)}, Axis: obb.Vec2{X: 1}, Half: obb.Vec2{X: 0.5, Y: 0.5}}
+				m.insert(w.Insert(b, world.Dynamic, world.DefaultFilter), b, world.Dynamic, world.DefaultFilter)
+			}
+			move := func(hs []world.Handle, bs []obb.Box) {
+				if !bulk {
+					for i, h := range hs {
+						w.Move(h, bs[i])
+					}
+					return
+				}
+				var b soa.Boxes
+				for _, x := range bs {
+					b.Append(x)
+				}
+				w.MoveBoxes(hs, &b)
+			}
+			home := slices.Clone(m.box)
+			for step := range 12 {
+				for i := range m.box {
+					m.box[i] = home[i]
+					if step%2 == 1 {
+						m.box[i].Center.X += 0.01
+					}
+				}
+				move(m.h, m.box)
+				if got, want := w.Pairs(nil), m.pairs(); !slices.Equal(got, want) {
+					t.Fatalf("step %d: %d pairs, want %d", step, len(got), len(want))
+				}
+			}
+			if used, _ := world.FatStats(w); used == 0 {
+				t.Fatal("the candidates served no step")
+			}
+			var hs []world.Handle
+			var first, second []obb.Box
+			for i := range m.box {
+				if i%side%4 != 0 {
+					continue
+				}
+				hs = append(hs, m.h[i])
+				first = append(first, m.box[i])
+				m.box[i].Center.X += 2.2
+				second = append(second, m.box[i])
+			}
+			move(hs, first)
+			move(hs, second)
+			got, want := w.Pairs(nil), m.pairs()
+			if len(want) < len(hs) {
+				t.Fatalf("the moved boxes overlap %d neighbours, want at least %d", len(want), len(hs))
+			}
+			if !slices.Equal(got, want) {
+				miss := diff(want, got)
+				t.Fatalf("%d pairs, want %d; %d missing, the first %v", len(got), len(want), len(miss), miss[:min(len(miss), 4)])
+			}
+		})
 	}
 }
 

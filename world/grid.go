@@ -207,21 +207,31 @@ func reach(c, lo, hi float32) float64 {
 // bounds (a NaN or an infinity in a field, a zero axis) or an axis with a
 // component of magnitude farAxis or more.
 func (g *grid) cellOf(b obb.Box) (cellKey, bool) {
+	k, _, _, ok := g.cellReach(b)
+	return k, ok
+}
+
+// cellReach is cellOf that also returns slack of bound.Reach's rx and ry
+// for b, or +Inf for both where Reach declines b, for a Move's check
+// against the box's fat bounds (fat_unsure.go).
+func (g *grid) cellReach(b obb.Box) (k cellKey, tx, ty float64, ok bool) {
 	rx, ry, ok := bound.Reach(b)
 	r := max(rx, ry)
+	tx, ty = slack(rx), slack(ry)
 	if !ok {
+		tx, ty = math.Inf(1), math.Inf(1)
 		if f32.Abs(b.Axis.X) >= farAxis || f32.Abs(b.Axis.Y) >= farAxis {
-			return cellKey{}, false
+			return cellKey{}, tx, ty, false
 		}
 		var lo, hi obb.Vec2
 		if lo, hi, ok = bound.Box(b); !ok { // NaN and infinite fields give bounds that are not finite
-			return cellKey{}, false
+			return cellKey{}, tx, ty, false
 		}
 		r = max(reach(b.Center.X, lo.X, hi.X), reach(b.Center.Y, lo.Y, hi.Y))
 	}
-	k := g.levelFor(r)
-	_, s := sizes(k)
-	return cellKey{coord(float64(b.Center.X), s), coord(float64(b.Center.Y), s), int16(k)}, true
+	level := g.levelFor(r)
+	_, s := sizes(level)
+	return cellKey{coord(float64(b.Center.X), s), coord(float64(b.Center.Y), s), int16(level)}, tx, ty, true
 }
 
 // farAxis: a box whose axis has a component this large stays out of the

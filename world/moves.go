@@ -62,6 +62,11 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	}
 	m.mode = w.writeMode(len(hs))
 	w.fanOut(n, (*World).sortMoves)
+	for k := range n {
+		for _, i := range m.unsure[k] {
+			w.fat.markUnsure(i)
+		}
+	}
 	// The boxes that leave their cells can change the blocks and lanes of
 	// boxes in the cells they leave, so those are read again after.
 	lv := m.leave[0]
@@ -79,6 +84,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		w.unplace(s)
 		s.box = x.box
 		w.place(x.h, s)
+		w.fat.markUnsure(int32(x.h >> 8))
 	}
 	if len(lv) > 0 {
 		for k := range n {
@@ -116,6 +122,7 @@ type moves struct {
 	stay    [][]stay
 	leave   [][]leaver
 	marked  [][]int32 // the slots each worker marked dirty, in the order of hs
+	unsure  [][]int32 // the slots of boxes staying in their cells each worker did not vouch for
 	bad     []int     // the first bad handle each worker found, or -1
 	repeats []bool    // whether each worker met a slot of its own twice
 	sorted  []stay
@@ -254,7 +261,7 @@ func (m *moves) split(n int) {
 		m.bounds = append(m.bounds, k*len(m.hs)/n)
 	}
 	for len(m.stay) < n {
-		m.stay, m.leave, m.marked = append(m.stay, nil), append(m.leave, nil), append(m.marked, nil)
+		m.stay, m.leave, m.marked, m.unsure = append(m.stay, nil), append(m.leave, nil), append(m.marked, nil), append(m.unsure, nil)
 		m.bad, m.repeats = append(m.bad, -1), append(m.repeats, false)
 	}
 }
@@ -276,20 +283,25 @@ func (w *World) checkMoves(k int) {
 
 // sortMoves is worker k's pass over its range: it finds each box's cell,
 // and records the box in the worker's stay list, its new pose written in
-// its slot, or its leave list. Workers write different slots (no handle
+// its slot, and in its unsure list unless it lies inside its fat bounds
+// (fat_unsure.go), or in its leave list. Workers write different slots (no handle
 // repeats) and their own lists only.
 func (w *World) sortMoves(k int) {
 	m := &w.moves
-	st, lv := m.stay[k][:0], m.leave[k][:0]
-	b := m.b
+	st, lv, un := m.stay[k][:0], m.leave[k][:0], m.unsure[k][:0]
+	b, fat := m.b, w.fat.valid
 	for i := m.bounds[k]; i < m.bounds[k+1]; i++ {
 		h := m.hs[i]
 		s := &w.slots[h>>8]
 		x := obb.Box{Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]}, Axis: obb.Vec2{X: b.UX[i], Y: b.UY[i]}, Half: obb.Vec2{X: b.HX[i], Y: b.HY[i]}}
 		key, ok := cellKey{}, false
 		if s.where == inGrid {
-			if key, ok = w.grids[s.kind].cellOf(x); ok && key == s.cell {
+			var tx, ty float64
+			if key, tx, ty, ok = w.grids[s.kind].cellReach(x); ok && key == s.cell {
 				s.box = x
+				if fat && !w.fat.within(int32(h>>8), h, x.Center, tx, ty) {
+					un = append(un, int32(h>>8))
+				}
 				switch m.mode {
 				case writeDirect:
 					w.grids[s.kind].blocks[s.block].set(s.lane, x)
@@ -301,7 +313,7 @@ func (w *World) sortMoves(k int) {
 		}
 		lv = append(lv, leaver{box: x, h: h, key: key, kind: s.kind, found: ok})
 	}
-	m.stay[k], m.leave[k] = st, lv
+	m.stay[k], m.leave[k], m.unsure[k] = st, lv, un
 }
 
 // region returns the region of the block of x.

@@ -102,6 +102,7 @@ func (w *World) Pairs(dst []Pair) []Pair {
 		}
 	}
 	w.dirty = w.dirty[:0]
+	w.fat.unsure.clear()
 	if st.full {
 		w.events(st.prev, st.cur)
 	} else {

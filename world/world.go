@@ -127,6 +127,7 @@ func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 		i = int32(len(w.slots) - 1)
 		if int(i>>6) >= len(w.touched) {
 			w.touched = append(w.touched, 0)
+			w.fat.unsure.bits = append(w.fat.unsure.bits, 0)
 		}
 	}
 	s := &w.slots[i]
@@ -157,14 +158,14 @@ func (w *World) Move(h Handle, b obb.Box) {
 			return
 		}
 		g := &w.grids[s.kind]
-		if key, ok := g.cellOf(b); ok && key == s.cell {
+		if key, tx, ty, ok := g.cellReach(b); ok && key == s.cell {
 			if !large {
 				g.blocks[s.block].set(s.lane, b)
 			} else {
 				w.fallBehind(int32(h >> 8)) // the block gets b later: lag.go
 			}
 			s.box = b
-			w.markDirty(int32(h >> 8))
+			w.markMoved(int32(h>>8), h, b.Center, tx, ty)
 			return
 		}
 	}
@@ -337,6 +338,21 @@ func (w *World) lift(g *grid) {
 // markDirty records that slot i was inserted, moved, refiltered or removed
 // since the last Pairs.
 func (w *World) markDirty(i int32) {
+	w.markTouched(i)
+	w.fat.markUnsure(i)
+}
+
+// markMoved marks slot i dirty for a Move that kept its box, of handle h,
+// center c and reach tx, ty (slack of bound.Reach's), in its cell, and
+// vouches for the box when it lies inside its fat bounds (fat_unsure.go).
+func (w *World) markMoved(i int32, h Handle, c obb.Vec2, tx, ty float64) {
+	w.markTouched(i)
+	if v := &w.fat; v.valid && !v.within(i, h, c, tx, ty) {
+		v.markUnsure(i)
+	}
+}
+
+func (w *World) markTouched(i int32) {
 	if !w.isDirty(i) {
 		w.dirty = append(w.dirty, i)
 		w.touched[i>>6] |= 1 << (i & 63)

@@ -14,14 +14,16 @@ import "github.com/obb2d/obb2d/obb"
 // check: 26% less).
 //
 // The invariant, while the candidates are in use (fatState.valid, which
-// only Pairs and Clear change): every dirty slot that is not unsure holds a
-// live box of its grid whose bounds lie inside the fat bounds made for
-// its handle. A Move vouches for a box only after it wrote the box's pose,
-// and every other change to a slot (Insert, Remove, SetFilter, a Move to
-// another cell or one whose cell is left to the catch-up) marks it unsure;
-// a box vouched for and then changed again is unsure from then on, and a
-// box marked unsure and then vouched for stays unsure, which costs only its
-// check. Fat bounds change only in Pairs, which clears the marks.
+// only Pairs and Clear change), once the catch-up has run: every dirty slot
+// that is not unsure holds a live box of its grid whose bounds lie inside
+// the fat bounds made for its handle. Each change to a slot either vouches
+// for it or marks it unsure. A Move that keeps the box in its cell vouches
+// for it, after writing its pose, when the box lies inside, and so does the
+// catch-up for a Move that left the cell to it (lag.go), which Pairs runs
+// before it reads the marks; Insert, Remove, SetFilter and a Move to
+// another cell mark the slot unsure. A mark is never taken back, so a slot
+// none of whose changes marked it had its last change vouch for it, and
+// fat bounds change only in Pairs, which clears the marks.
 
 // within reports whether the box of slot i, handle h and center c lies
 // inside the fat bounds made for h, by escaped's first test, given tx and

@@ -45,6 +45,7 @@ type lag struct {
 	list   []int32   // the slots checkCells checks
 	shares int       // how many workers share list
 	leave  [][]int32 // the slots each worker found out of their cells, in list's order
+	unsure [][]int32 // and those in their cells it did not find inside their fat bounds
 }
 
 // cellsLater reports whether a large world's Move leaves its box's cell to
@@ -127,15 +128,19 @@ func (w *World) checkAll(n int) {
 	l := &w.lag
 	l.shares = n
 	for len(l.leave) < n {
-		l.leave = append(l.leave, nil)
+		l.leave, l.unsure = append(l.leave, nil), append(l.unsure, nil)
 	}
 	w.fanOut(n, (*World).checkCells)
 	left := false
 	for k := range n {
+		for _, i := range l.unsure[k] {
+			w.fat.markUnsure(i)
+		}
 		for _, i := range l.leave[k] {
 			s := &w.slots[i]
 			w.unplace(s)
 			w.place(makeHandle(i, s.gen), s)
+			w.fat.markUnsure(i)
 			left = true
 		}
 	}
@@ -145,18 +150,25 @@ func (w *World) checkAll(n int) {
 }
 
 // checkCells is worker k's share of checkAll's list: it records the live
-// boxes of the grid whose cell is not the one they are in.
+// boxes of the grid whose cell is not the one they are in, and, while the
+// candidates of fat bounds are in use, those in their cells that are not
+// inside their fat bounds (fat_unsure.go: the Moves left that check to
+// the catch-up too).
 func (w *World) checkCells(k int) {
 	l := &w.lag
 	list := l.list[k*len(l.list)/l.shares : (k+1)*len(l.list)/l.shares]
-	out := l.leave[k][:0]
+	out, un, fat := l.leave[k][:0], l.unsure[k][:0], w.fat.valid
 	for _, i := range list {
 		s := &w.slots[i]
 		if s.live && s.where == inGrid {
-			if key, ok := w.grids[s.kind].cellOf(s.box); !ok || key != s.cell {
+			key, tx, ty, ok := w.grids[s.kind].cellReach(s.box)
+			switch {
+			case !ok || key != s.cell:
 				out = append(out, i)
+			case fat && !w.fat.within(i, makeHandle(i, s.gen), s.box.Center, tx, ty):
+				un = append(un, i)
 			}
 		}
 	}
-	l.leave[k] = out
+	l.leave[k], l.unsure[k] = out, un
 }

@@ -153,8 +153,8 @@ func (w *World) Move(h Handle, b obb.Box) {
 		large := w.large()
 		if large && w.cellsLater() {
 			s.box = b
-			w.fallBehind(int32(h >> 8)) // the cell and the block: lag.go
-			w.markDirty(int32(h >> 8))
+			w.fallBehind(int32(h >> 8)) // the cell, the block and the fat bounds: lag.go
+			w.markTouched(int32(h >> 8))
 			return
 		}
 		g := &w.grids[s.kind]

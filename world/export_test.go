@@ -3,18 +3,20 @@ package world
 import "math"
 
 // SortAll makes MoveBoxes sort its writes, and Pairs its dirty boxes, by
-// block in worlds of every size when on, so that small worlds test those
-// paths too, and restores the size limit when off.
+// block, and Move leave its writes to the catch-up (lag.go), in worlds of
+// every size when on, so that small worlds test those paths too, and
+// restores the size limits when off.
 func SortAll(on bool) {
-	largeBytes = defaultLargeBytes
+	largeBytes, laterBytes = defaultLargeBytes, defaultLaterBytes
 	if on {
-		largeBytes = -1
+		largeBytes, laterBytes = -1, -1
 	}
 }
 
-// SortNone makes those passes go in the callers' order in worlds of every
-// size, until SortAll is called (BenchmarkSortedPasses).
-func SortNone() { largeBytes = math.MaxInt }
+// SortNone makes those passes go in the callers' order, and Move write at
+// once, in worlds of every size, until SortAll is called
+// (BenchmarkSortedPasses).
+func SortNone() { largeBytes, laterBytes = math.MaxInt, math.MaxInt }
 
 // Writes makes MoveBoxes write the boxes that stay in their cells as it
 // does when it calls them direct (as it finds their cells), sorted (by

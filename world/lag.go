@@ -5,23 +5,26 @@ import (
 	"sync/atomic"
 )
 
-// In a world larger than the caches (regions.go), a Move that keeps its
-// box in its cell writes the new pose in the box's slot only, and notes
-// the slot; the box's block, whose columns the kernels read, gets the pose
-// before the next question or step reads the blocks (catchUp). Written at
-// once, a Move's pose is six cache lines of its block, in the caller's
-// order, so all over the grid's memory: a chain of misses on the Move's
-// own path, after the miss on its slot. Deferred, the writes of many Moves
-// go together: where a quarter of the boxes moved, in one pass over every
-// block in memory order, as MoveBoxes writes (settle); otherwise one after
-// another in a loop whose misses overlap (BenchmarkWorldStep,
-// world=uniform/moved=100%/move=each, n=1000000: from 167 to 102 ns a box
-// with one worker, 144 to 66 with two; no slower with 1% moved). In a world
-// the caches hold, Move writes the block at once: deferring saved nothing
-// there (n=10000 and 100000), and the pass over every block, used at a
-// quarter moved, was slower than the writes one by one (n=10000: +4%).
+// In a world whose blocks outgrow the L2 cache (more than laterBytes), a
+// Move that keeps its box in its cell writes the new pose in the box's slot
+// only, and notes the slot (until a world that is not large has a sixteenth
+// of its boxes moved, it writes at once: writesLater); the box's block,
+// whose columns the kernels read, gets the pose before the next question or
+// step reads the blocks (catchUp). Written at once, a Move's pose is six
+// cache lines of its block, in the caller's order, so all over the grid's
+// memory: a chain of misses on the Move's own path, after the miss on its
+// slot. Deferred, the writes of many Moves go together: where a quarter of
+// the boxes moved, in one pass over every block in memory order, as
+// MoveBoxes writes (settle); otherwise one after another in a loop whose
+// misses overlap (BenchmarkWorldStep, world=uniform/moved=100%/move=each,
+// n=1000000: from 167 to 102 ns a box with one worker, 144 to 66 with two;
+// no slower with 1% moved; n=100000, 6 to 10 MiB of blocks: 15% less on the
+// uniform scene, 5% on RTS, 7% on mixed with one worker, 34%, 12% and 20%
+// with two). In a world whose blocks the L2 cache holds, Move writes the
+// block at once: deferring there cost up to 28% (n=10000, under 1 MiB of
+// blocks, uniform, two workers) and 3% to 7% of the 1% step.
 //
-// With more than one worker, a large world's Move leaves the box's cell to
+// With more than one worker, such a world's Move leaves the box's cell to
 // the catch-up too: finding it (grid.cellOf) is most of what a Move then
 // costs, and the catch-up finds the cells of all the noted boxes on the
 // workers (checkCells), then moves the boxes that left their cells one by
@@ -48,10 +51,32 @@ type lag struct {
 	unsure [][]int32 // and those in their cells it did not find inside their fat bounds
 }
 
-// cellsLater reports whether a large world's Move leaves its box's cell to
-// the catch-up: when Workers allows more than one goroutine. It decides
-// once for each round of Moves between catch-ups, so that the catch-up
-// knows whether any noted box's cell is unchecked.
+// defaultLaterBytes: see above; the L2 cache of the machine the numbers
+// come from is 1 MiB. laterBytes is a variable for the tests of the
+// catch-up (export_test.go).
+const defaultLaterBytes = 1 << 20
+
+var laterBytes = defaultLaterBytes
+
+// writesLater reports whether a Move leaves its block writes to the
+// catch-up: in a large world (regions.go) always, and in one whose blocks
+// take more than laterBytes once a sixteenth of the boxes or more were
+// marked dirty since the last Pairs. Fewer Moves are cheaper written at
+// once in such a world, where the blocks' lines miss only the L2 cache
+// (n=100000, moved=1%: 4% to 5% more a moved box when every Move wrote
+// later, uniform scene, one and two workers).
+func (w *World) writesLater() bool {
+	b := w.blockBytes()
+	return b > largeBytes || b > laterBytes && laterShare*len(w.dirty) >= w.n
+}
+
+// laterShare: see writesLater.
+const laterShare = 16
+
+// cellsLater reports whether a Move that writes later leaves its box's
+// cell to the catch-up: when Workers allows more than one goroutine. It
+// decides once for each round of Moves between catch-ups, so that the
+// catch-up knows whether any noted box's cell is unchecked.
 func (w *World) cellsLater() bool {
 	l := &w.lag
 	if !l.behind.Load() {

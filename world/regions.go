@@ -30,8 +30,11 @@ const (
 var largeBytes = defaultLargeBytes // a variable for the tests of the sorted passes (export_test.go)
 
 // large reports whether w's blocks take more than largeBytes.
-func (w *World) large() bool {
-	return (len(w.grids[0].blocks)+len(w.grids[1].blocks))*int(unsafe.Sizeof(block{})) > largeBytes
+func (w *World) large() bool { return w.blockBytes() > largeBytes }
+
+// blockBytes returns how many bytes w's blocks take.
+func (w *World) blockBytes() int {
+	return (len(w.grids[0].blocks) + len(w.grids[1].blocks)) * int(unsafe.Sizeof(block{}))
 }
 
 // regionShift returns the shift that maps g's block indices to regions: its

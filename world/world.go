@@ -80,7 +80,7 @@ type World struct {
 	touched []uint64 // the same slots as a bitset: a slot's mark, kept out of the slots so that a pass over the remembered pairs reads it from the cache
 
 	// Workers is how many goroutines Pairs and MoveBoxes use, and the
-	// first question after Moves in a large world (lag.go); 0 or 1 means
+	// first question after Moves in a world larger than the L2 cache (lag.go); 0 or 1 means
 	// the calling goroutine only, a negative value runtime.GOMAXPROCS(0).
 	// The result does not depend on it.
 	Workers int
@@ -144,14 +144,14 @@ func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 
 // Move gives the box h a new pose or size (or both). A move that keeps the
 // box in its grid cell rewrites it in place; in a world larger than the
-// caches, when the next question or Pairs needs it, together with the
+// L2 cache, when the next question or Pairs needs it, together with the
 // other Moves' (lag.go), and, with more than one worker, the box's cell is
 // found then too. It panics if h is stale.
 func (w *World) Move(h Handle, b obb.Box) {
 	s := w.slot(h, "Move")
 	if s.where == inGrid {
-		large := w.large()
-		if large && w.cellsLater() {
+		later := w.writesLater()
+		if later && w.cellsLater() {
 			s.box = b
 			w.fallBehind(int32(h >> 8)) // the cell, the block and the fat bounds: lag.go
 			w.markTouched(int32(h >> 8))
@@ -159,7 +159,7 @@ func (w *World) Move(h Handle, b obb.Box) {
 		}
 		g := &w.grids[s.kind]
 		if key, tx, ty, ok := g.cellReach(b); ok && key == s.cell {
-			if !large {
+			if !later {
 				g.blocks[s.block].set(s.lane, b)
 			} else {
 				w.fallBehind(int32(h >> 8)) // the block gets b later: lag.go

@@ -492,6 +492,52 @@ func TestReadersCatchUp(t *testing.T) {
 	}
 }
 
+// TestMovesWriteLater checks Move in a world between the L2 cache and a
+// large world at the default sizes (lag.go's writesLater): 40,000 boxes of
+// the uniform scene, about 4 MiB of blocks, each moved by Move, so that the
+// first sixteenth writes its blocks at once and the rest leave them to the
+// catch-up, with one and two workers; queries at the moved boxes, then
+// Pairs, must be brute force's.
+func TestMovesWriteLater(t *testing.T) {
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(8, 8)), 40000, &boxes)
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			w := world.New()
+			w.Workers = workers
+			hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+			w.Pairs(nil)
+			now := boxes
+			now.CX, now.CY = slices.Clone(boxes.CX), slices.Clone(boxes.CY)
+			r := rand.New(rand.NewPCG(9, uint64(workers)))
+			for i, h := range hs {
+				now.CX[i] += float32(r.NormFloat64() * 0.3)
+				now.CY[i] += float32(r.NormFloat64() * 0.3)
+				w.Move(h, now.At(i))
+			}
+			var f pairs.Finder
+			for i := 0; i < len(hs); i += 997 {
+				q := now.At(i)
+				var want []world.Handle
+				for _, j := range f.Between(nil, &soa.Boxes{CX: []float32{q.Center.X}, CY: []float32{q.Center.Y}, UX: []float32{q.Axis.X}, UY: []float32{q.Axis.Y}, HX: []float32{q.Half.X}, HY: []float32{q.Half.Y}}, &now) {
+					want = append(want, hs[j.J])
+				}
+				slices.Sort(want)
+				if got := w.Query(nil, q, ^uint32(0)); !slices.Equal(got, want) {
+					t.Fatalf("query at box %d: %d hits, brute force %d", i, len(got), len(want))
+				}
+			}
+			var want []world.Pair
+			for _, p := range f.All(nil, &now) {
+				want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+			}
+			if got := w.Pairs(nil); !slices.Equal(got, want) {
+				t.Fatalf("%d pairs, brute force %d", len(got), len(want))
+			}
+		})
+	}
+}
+
 // TestMovesLeaveCellsOnWorkers moves boxes of a large world (world.SortAll)
 // with two workers one by one to the places of boxes half the world away,
 // out of their cells, which Move leaves to the next reader; with 10,000

@@ -68,8 +68,7 @@ func (w *World) Clear() {
 		w.grids[k].clear()
 	}
 	w.infinite = w.infinite[:0]
-	w.dirty = w.dirty[:0]
-	clear(w.touched)
+	w.dirty.clear()
 	w.fat.unsure.clear()
 	w.lag.slots, w.lag.all = w.lag.slots[:0], false
 	w.lag.behind.Store(false)

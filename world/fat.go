@@ -68,7 +68,7 @@ type fatState struct {
 	valid    bool       // the candidates are complete for every box not pending
 	workers  int        // how many share the escapes' check, or testCandidates
 	escParts [][]int32  // each worker's escaped boxes
-	unsure   slotSet    // the dirty slots a Move did not vouch for (fat_unsure.go), sized with the World's touched
+	unsure   slotSet    // the dirty slots no Move vouched for (fat_unsure.go); bits grow with the dirty ones
 	boxes    soa.Boxes  // by slot: the boxes as of the last step that used the kernel
 	filters  []Filter   // and their filters
 	copied   bool       // boxes and filters are those of the last step, which used the kernel
@@ -211,7 +211,7 @@ func (w *World) escapes(k int) {
 // the candidates.
 func (w *World) sample() bool {
 	v := &w.fat
-	for _, i := range w.dirty {
+	for _, i := range w.dirty.list {
 		if !sampled(i) {
 			continue
 		}
@@ -390,7 +390,7 @@ func (w *World) noteFat() {
 		return
 	}
 	v.size(len(w.slots))
-	for _, i := range w.dirty {
+	for _, i := range w.dirty.list {
 		v.pending.add(i)
 	}
 }
@@ -623,7 +623,7 @@ func (w *World) chooseTest() {
 		}
 		v.copied = true
 	default:
-		for _, i := range w.dirty {
+		for _, i := range w.dirty.list {
 			w.copyBox(i)
 		}
 		for _, i := range v.pending.list {

@@ -54,25 +54,3 @@ func (v *fatState) markUnsure(i int32) {
 		v.unsure.add(i)
 	}
 }
-
-// slotSet is a set of slots: a list in the order they were added, and a
-// bitset for the test, with a bit for every slot.
-type slotSet struct {
-	list []int32
-	bits []uint64
-}
-
-func (s *slotSet) add(i int32) {
-	if s.bits[i>>6]&(1<<(i&63)) == 0 {
-		s.bits[i>>6] |= 1 << (i & 63)
-		s.list = append(s.list, i)
-	}
-}
-
-// clear empties s, clearing only the words its slots set.
-func (s *slotSet) clear() {
-	for _, i := range s.list {
-		s.bits[i>>6] = 0
-	}
-	s.list = s.list[:0]
-}

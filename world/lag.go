@@ -67,7 +67,7 @@ var laterBytes = defaultLaterBytes
 // later, uniform scene, one and two workers).
 func (w *World) writesLater() bool {
 	b := w.blockBytes()
-	return b > largeBytes || b > laterBytes && laterShare*len(w.dirty) >= w.n
+	return b > largeBytes || b > laterBytes && laterShare*len(w.dirty.list) >= w.n
 }
 
 // laterShare: see writesLater.
@@ -128,7 +128,7 @@ func (w *World) catchUpNow() {
 		// caller's goroutine: starting a worker takes microseconds.
 		l.list = l.slots
 		if l.all {
-			l.list = w.dirty
+			l.list = w.dirty.list
 		}
 		w.checkAll(w.workers(len(l.list), moveChunk))
 	}

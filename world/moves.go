@@ -39,7 +39,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		}
 	}
 	w.catchUp() // the cells of the boxes Move left behind: lag.go
-	m.seen = slices.Grow(m.seen[:0], len(w.touched))[:len(w.touched)]
+	m.seen = slices.Grow(m.seen[:0], len(w.dirty.bits))[:len(w.dirty.bits)]
 	w.fanOut(n, (*World).markMoves)
 	repeats := false
 	for k := range n {
@@ -48,7 +48,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	if repeats {
 		for k := range n {
 			for _, i := range m.marked[k] {
-				w.touched[i>>6] &^= 1 << (i & 63)
+				w.dirty.bits[i>>6] &^= 1 << (i & 63)
 			}
 		}
 		m.hs, m.b = nil, nil
@@ -58,7 +58,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		return
 	}
 	for k := range n {
-		w.dirty = append(w.dirty, m.marked[k]...)
+		w.dirty.list = append(w.dirty.list, m.marked[k]...)
 	}
 	m.mode = w.writeMode(len(hs))
 	w.fanOut(n, (*World).sortMoves)
@@ -221,7 +221,7 @@ func (w *World) settleBlocks(blocks []block, ahead bool) {
 		}
 		blk := &blocks[b]
 		for lane := range blk.n {
-			if i := blk.h[lane] >> 8; w.touched[i>>6]&(1<<(i&63)) != 0 {
+			if i := blk.h[lane] >> 8; w.dirty.bits[i>>6]&(1<<(i&63)) != 0 {
 				blk.set(lane, w.slots[i].box)
 			}
 		}
@@ -240,7 +240,7 @@ const settleAhead = 4
 // prefetchSlots asks for the boxes of the dirty slots of blk's lanes.
 func (w *World) prefetchSlots(blk *block) {
 	for lane := range blk.n {
-		if i := blk.h[lane] >> 8; w.touched[i>>6]&(1<<(i&63)) != 0 {
+		if i := blk.h[lane] >> 8; w.dirty.bits[i>>6]&(1<<(i&63)) != 0 {
 			batch.Prefetch(unsafe.Pointer(&w.slots[i].box), unsafe.Sizeof(obb.Box{}))
 		}
 	}
@@ -284,8 +284,8 @@ func (w *World) checkMoves(k int) {
 // sortMoves is worker k's pass over its range: it finds each box's cell,
 // and records the box in the worker's stay list, its new pose written in
 // its slot, and in its unsure list unless it lies inside its fat bounds
-// (fat_unsure.go), or in its leave list. Workers write different slots (no handle
-// repeats) and their own lists only.
+// (fat_unsure.go), or in its leave list. Workers write different slots
+// (no handle repeats) and their own lists only.
 func (w *World) sortMoves(k int) {
 	m := &w.moves
 	st, lv, un := m.stay[k][:0], m.leave[k][:0], m.unsure[k][:0]
@@ -360,9 +360,9 @@ func (m *moves) cut(k, n int) int32 { return m.start[shareStart(m.start[:], k, n
 // 1M uniform step (BenchmarkWorldStep, moved=100%, workers=2).
 func (w *World) markMoves(k int) {
 	m := &w.moves
-	n, words := len(m.bounds)-1, len(w.touched)
+	n, words := len(m.bounds)-1, len(w.dirty.bits)
 	lo, hi := k*words/n, (k+1)*words/n
-	seen, touched := m.seen, w.touched
+	seen, touched := m.seen, w.dirty.bits
 	marked, repeats := m.marked[k][:0], false
 	for _, h := range m.hs {
 		i := int32(h >> 8)

@@ -83,7 +83,7 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	st := &w.step
 	w.catchUp()
 	w.compact()
-	st.full = w.dynamic > 0 && len(w.dirty)*fullStepShare >= w.dynamic
+	st.full = w.dynamic > 0 && len(w.dirty.list)*fullStepShare >= w.dynamic
 	w.findPairs()
 	if !st.full {
 		w.noteFat()
@@ -94,14 +94,7 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	} else {
 		w.keepAll()
 	}
-	if len(w.dirty) >= len(w.touched) {
-		clear(w.touched)
-	} else {
-		for _, i := range w.dirty {
-			w.touched[i>>6] = 0
-		}
-	}
-	w.dirty = w.dirty[:0]
+	w.dirty.clear()
 	w.fat.unsure.clear()
 	if st.full {
 		w.events(st.prev, st.cur)
@@ -239,7 +232,7 @@ func (w *World) findPairs() {
 	if st.full && w.fatPairs() {
 		return
 	}
-	n := w.workers(len(w.dirty), parallelDirty)
+	n := w.workers(len(w.dirty.list), parallelDirty)
 	if st.full {
 		w.pack(n)
 	} else {
@@ -286,11 +279,11 @@ func (w *World) findPairs() {
 func (w *World) queueDirty() {
 	st := &w.step
 	if !w.large() {
-		st.queue = w.dirty
+		st.queue = w.dirty.list
 		return
 	}
 	shift := [2]uint{w.grids[0].regionShift(), w.grids[1].regionShift()}
-	st.lists[0] = w.dirty
+	st.lists[0] = w.dirty.list
 	st.order, st.region = regionSort(st.order, st.region, st.count[:], st.lists[:], func(i *int32) int {
 		if s := &w.slots[*i]; s.live && s.where == inGrid {
 			return int(s.kind)*regions + int(s.block>>shift[s.kind])
@@ -321,7 +314,7 @@ func (w *World) itemCount() int {
 	if w.step.full {
 		return len(w.grids[Dynamic].cells) + len(w.infinite)
 	}
-	return len(w.dirty)
+	return len(w.dirty.list)
 }
 
 // items appends the pairs of items [start, end).

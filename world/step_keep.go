@@ -13,7 +13,7 @@ func (w *World) keepAll() {
 	st := &w.step
 	n := w.workers(len(st.prev)+len(st.found), pairChunk)
 	if n == 1 {
-		st.keep(w.touched)
+		st.keep(w.dirty.bits)
 		return
 	}
 	for len(st.shares) < n {
@@ -44,7 +44,7 @@ func (w *World) keepShare(k int) {
 	i1, j1 := eventCut(k+1, workers, st.prev, st.found)
 	sh.prev, sh.found = st.prev[i0:i1], st.found[j0:j1]
 	sh.cur, sh.dropped = sh.cur[:0], sh.dropped[:0]
-	sh.keep(w.touched)
+	sh.keep(w.dirty.bits)
 	sh.prev, sh.found = nil, nil
 }
 

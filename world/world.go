@@ -75,13 +75,13 @@ type World struct {
 	grids    [2]grid  // by Kind
 	infinite []Handle // boxes without finite bounds: an infinity, or a zero axis
 
-	lifted  []Handle // lift's list of a level's boxes
-	dirty   []int32  // slots marked dirty since the last Pairs (markDirty)
-	touched []uint64 // the same slots as a bitset: a slot's mark, kept out of the slots so that a pass over the remembered pairs reads it from the cache
+	lifted []Handle // lift's list of a level's boxes
+	dirty  slotSet  // slots marked dirty since the last Pairs (markDirty); its bitset, kept out of the slots, is what a pass over the remembered pairs reads from the cache
 
 	// Workers is how many goroutines Pairs and MoveBoxes use, and the
-	// first question after Moves in a world larger than the L2 cache (lag.go); 0 or 1 means
-	// the calling goroutine only, a negative value runtime.GOMAXPROCS(0).
+	// first question after Moves in a world larger than the L2 cache
+	// (lag.go); 0 or 1 means the calling goroutine only, a negative value
+	// runtime.GOMAXPROCS(0).
 	// The result does not depend on it.
 	Workers int
 
@@ -125,8 +125,8 @@ func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 		}
 		w.slots = append(w.slots, slot{gen: 1})
 		i = int32(len(w.slots) - 1)
-		if int(i>>6) >= len(w.touched) {
-			w.touched = append(w.touched, 0)
+		if int(i>>6) >= len(w.dirty.bits) {
+			w.dirty.bits = append(w.dirty.bits, 0)
 			w.fat.unsure.bits = append(w.fat.unsure.bits, 0)
 		}
 	}
@@ -154,7 +154,7 @@ func (w *World) Move(h Handle, b obb.Box) {
 		if later && w.cellsLater() {
 			s.box = b
 			w.fallBehind(int32(h >> 8)) // the cell, the block and the fat bounds: lag.go
-			w.markTouched(int32(h >> 8))
+			w.dirty.add(int32(h >> 8))
 			return
 		}
 		g := &w.grids[s.kind]
@@ -338,7 +338,7 @@ func (w *World) lift(g *grid) {
 // markDirty records that slot i was inserted, moved, refiltered or removed
 // since the last Pairs.
 func (w *World) markDirty(i int32) {
-	w.markTouched(i)
+	w.dirty.add(i)
 	w.fat.markUnsure(i)
 }
 
@@ -346,21 +346,14 @@ func (w *World) markDirty(i int32) {
 // center c and reach tx, ty (slack of bound.Reach's), in its cell, and
 // vouches for the box when it lies inside its fat bounds (fat_unsure.go).
 func (w *World) markMoved(i int32, h Handle, c obb.Vec2, tx, ty float64) {
-	w.markTouched(i)
+	w.dirty.add(i)
 	if v := &w.fat; v.valid && !v.within(i, h, c, tx, ty) {
 		v.markUnsure(i)
 	}
 }
 
-func (w *World) markTouched(i int32) {
-	if !w.isDirty(i) {
-		w.dirty = append(w.dirty, i)
-		w.touched[i>>6] |= 1 << (i & 63)
-	}
-}
-
 // isDirty reports whether slot i was marked dirty since the last Pairs.
-func (w *World) isDirty(i int32) bool { return w.touched[i>>6]&(1<<(i&63)) != 0 }
+func (w *World) isDirty(i int32) bool { return w.dirty.has(i) }
 
 // queue is a first-in, first-out queue of slot numbers in a ring.
 type queue struct {

@@ -7,7 +7,7 @@
 // Boxes are named by a Handle that stays valid for the box's life. Each box
 // has a Kind (Dynamic or Static: two Static boxes never pair, and a Static
 // box costs a step nothing unless it moves) and a Filter of collision
-// categories.
+// categories, which SetKind and SetFilter change.
 //
 // # Answers
 //

@@ -22,7 +22,7 @@ import (
 // out of the grid (a NaN, an infinity), or rest; now and then a step that
 // moves a few boxes, resting or Static ones among them (Pairs then queries
 // them, and the next step that uses the candidates checks them), inserts,
-// removes, refilters, or moves a Static box; a box that travels by Move
+// removes, refilters, turns boxes Static or Dynamic, or moves a Static box; a box that travels by Move
 // is moved first to where it is, so that its second Move must find it
 // escaped after the first found it inside (fat_unsure.go). It fails if the
 // candidates served too few steps or no box escaped, which would leave the
@@ -95,6 +95,12 @@ func TestFatSteps(t *testing.T) {
 						f := randomFilter(r)
 						w.SetFilter(m.h[i], f)
 						m.filter[i] = f
+						for range 2 {
+							i := r.IntN(len(m.h))
+							k := world.Static - m.kind[i]
+							w.SetKind(m.h[i], k)
+							m.kind[i] = k
+						}
 						for i := range m.h {
 							if m.kind[i] == world.Static {
 								b := m.box[i]

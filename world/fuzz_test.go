@@ -26,6 +26,10 @@ func FuzzWorld(f *testing.F) {
 	// Of length 3 mod 4: two workers, whose Moves leave the boxes' cells
 	// to the next reader, and a box moved out of its cell.
 	f.Add([]byte("000ax000000000x0\x00\x00xx000"))
+	// Two touching boxes, one Dynamic and one Static; the first turns
+	// Static, so the pair ends, then the second Dynamic, so it begins.
+	f.Add([]byte{0, 112, 112, 116, 116, 0, 0, 1, 120, 112, 116, 116, 0, 0, 255, 112, 112, 116, 116, 0, 0, 112, 112, 116, 116, 0, 0,
+		241, 0, 255, 112, 112, 116, 116, 0, 0, 112, 112, 116, 116, 0, 0, 240, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		world.SortAll(len(data)%2 == 1)
 		defer world.SortAll(false)
@@ -79,10 +83,15 @@ func FuzzWorld(f *testing.F) {
 					m.box[i] = b
 				}
 				w.MoveBoxes(hs, &bs)
-			case op < 250:
+			case op < 240:
 				i := int(next()) % len(m.h)
 				w.Remove(m.h[i])
 				m.remove(i)
+			case op < 250:
+				i := int(next()) % len(m.h)
+				k := world.Kind(op & 1)
+				w.SetKind(m.h[i], k)
+				m.kind[i] = k
 			default:
 				check(t, w, m, r, []obb.Box{box(), box()}, "fuzz")
 			}

@@ -340,7 +340,7 @@ func TestScenes(t *testing.T) {
 }
 
 // TestModel drives a World and the model with the same random sequences of
-// Insert, Move, MoveBoxes, Remove, SetFilter, Query and Pairs. Odd seeds
+// Insert, Move, MoveBoxes, Remove, SetFilter, SetKind, Query and Pairs. Odd seeds
 // run as in a large world (world.SortAll), and of those one in two with
 // two workers, whose Moves leave their cells to the next reader (lag.go).
 func TestModel(t *testing.T) {
@@ -406,11 +406,16 @@ func runModel(t *testing.T, r *rand.Rand, pool []obb.Box, steps, workers int) {
 			i := r.IntN(len(m.h))
 			w.Remove(m.h[i])
 			m.remove(i)
-		case op < 19:
+		case op < 18:
 			i := r.IntN(len(m.h))
 			f := randomFilter(r)
 			w.SetFilter(m.h[i], f)
 			m.filter[i] = f
+		case op < 19:
+			i := r.IntN(len(m.h))
+			k := randomKind(r)
+			w.SetKind(m.h[i], k)
+			m.kind[i] = k
 		default:
 			check(t, w, m, r, queriesFor(r, pool, 2), fmt.Sprint("step ", step))
 		}

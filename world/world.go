@@ -214,6 +214,39 @@ func (w *World) SetFilter(h Handle, f Filter) {
 	w.markDirty(int32(h >> 8))
 }
 
+// SetKind makes the box h Dynamic or Static, keeping its handle, as a
+// physics engine turns a body static or wakes a fixed one; the next Pairs
+// applies it: a box made Static loses its pairs with Static boxes, a box
+// made Dynamic gains them. It panics if h is stale or k is neither Dynamic
+// nor Static.
+//
+// The box moves to the grid of its new Kind, and its fat bounds are
+// forgotten: its candidates (fat.go) were found for its old Kind, without
+// the Static boxes when it was Static, so the next step that uses them
+// takes the box as one that escaped and finds them afresh.
+func (w *World) SetKind(h Handle, k Kind) {
+	if k > Static {
+		panic(fmt.Sprintf("world: SetKind with kind %d, which is neither Dynamic nor Static", k))
+	}
+	s := w.slot(h, "SetKind")
+	if s.kind == k {
+		return
+	}
+	w.unplace(s)
+	if i := int(h >> 8); i < len(w.fat.box) {
+		w.fat.box[i].h = 0
+	}
+	if s.kind == Dynamic {
+		w.dynamic--
+	} else {
+		w.dynamic++
+	}
+	s.kind = k
+	w.place(h, s)
+	w.markDirty(int32(h >> 8))
+	w.compact()
+}
+
 // Contains reports whether h names a live box of w.
 func (w *World) Contains(h Handle) bool {
 	i := int(h >> 8)

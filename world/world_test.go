@@ -48,6 +48,7 @@ func TestHandles(t *testing.T) {
 		{"Remove", func() { w.Remove(hs[2]) }},
 		{"Box", func() { w.Box(hs[0]) }},
 		{"SetFilter", func() { w.SetFilter(hs[2], world.Filter{}) }},
+		{"SetKind", func() { w.SetKind(hs[2], world.Static) }},
 		{"Kind", func() { w.Kind(hs[0]) }},
 		{"Filter", func() { w.Filter(hs[0]) }},
 	} {
@@ -65,6 +66,7 @@ func TestHandles(t *testing.T) {
 	testkit.MustPanic(t, "never issued", func() { w.Move(0, unitBox(0, 0)) })
 	testkit.MustPanic(t, "never issued", func() { w.Remove(0x7fff01) })
 	testkit.MustPanic(t, "neither Dynamic nor Static", func() { w.Insert(unitBox(0, 0), 2, world.DefaultFilter) })
+	testkit.MustPanic(t, "world: SetKind with kind 2, which is neither Dynamic nor Static", func() { w.SetKind(hs[1], 2) })
 	if w.Len() != before || w.Contains(hs[0]) || !w.Contains(hs[1]) {
 		t.Fatalf("the panics changed the world: Len %d, want %d", w.Len(), before)
 	}

@@ -135,3 +135,26 @@ func ExampleWorld_MoveBoxes() {
 	// step 1: 3 pairs
 	// step 2: 3 pairs
 }
+
+// SetKind turns a body Static when it comes to rest and Dynamic when it is
+// woken, keeping its handle: two Static boxes never pair, so the resting
+// body's contact with the ground ends, and begins again when it wakes.
+func ExampleWorld_SetKind() {
+	w := world.New()
+	w.Insert(obb.New(obb.Vec2{X: 0, Y: -1}, 40, 2, 0), world.Static, world.DefaultFilter) // the ground
+	crate := w.Insert(obb.New(obb.Vec2{X: 0, Y: 0.4}, 1, 1, 0), world.Dynamic, world.DefaultFilter)
+	var pairs, began, ended []world.Pair
+	for _, s := range []struct {
+		what string
+		kind world.Kind
+	}{{"lands", world.Dynamic}, {"rests", world.Static}, {"wakes", world.Dynamic}} {
+		w.SetKind(crate, s.kind)
+		pairs = w.Pairs(pairs[:0])
+		began, ended = w.Events(began[:0], ended[:0])
+		fmt.Printf("crate %#x %s: %d pairs, %d began, %d ended\n", crate, s.what, len(pairs), len(began), len(ended))
+	}
+	// Output:
+	// crate 0x101 lands: 1 pairs, 1 began, 0 ended
+	// crate 0x101 rests: 0 pairs, 0 began, 1 ended
+	// crate 0x101 wakes: 1 pairs, 1 began, 0 ended
+}

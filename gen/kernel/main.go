@@ -56,5 +56,9 @@ func main() {
 		collideKernel(w)
 		collidePairsKernel(w)
 	}
+	reachConsts()
+	for _, w := range []width{avx2, avx512} {
+		reachKernel(w)
+	}
 	header.Generate("go generate ./internal/batch")
 }

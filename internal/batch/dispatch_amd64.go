@@ -95,6 +95,17 @@ func sweep(b *soa.Boxes, lo, hi, reach []float32, q, c, end int, out []Hit) (nex
 	}
 }
 
+func reaches(cx, cy, ux, uy, hx, hy []float32, rx, ry []float64) {
+	switch current.Load() {
+	case AVX512:
+		reachesAVX512(cx, cy, ux, uy, hx, hy, rx, ry)
+	case AVX2:
+		reachesAVX2(cx, cy, ux, uy, hx, hy, rx, ry)
+	default:
+		reachesGeneric(cx, cy, ux, uy, hx, hy, rx, ry)
+	}
+}
+
 // pairs decides the pairs of ij into out. Only an AVX2 gather kernel is
 // generated (the avx512 implementation uses it too); it takes whole groups
 // of 8 pairs, and the rest go through Go.

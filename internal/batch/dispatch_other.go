@@ -42,6 +42,10 @@ func sweep(b *soa.Boxes, lo, hi, reach []float32, q, c, end int, out []Hit) (nex
 	return sweepGeneric(b, lo, hi, reach, q, c, end, out)
 }
 
+func reaches(cx, cy, ux, uy, hx, hy []float32, rx, ry []float64) {
+	reachesGeneric(cx, cy, ux, uy, hx, hy, rx, ry)
+}
+
 func pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
 	pairsGeneric(a, b, ij, 0, len(ij)/2, out)
 }

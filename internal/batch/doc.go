@@ -3,8 +3,9 @@
 // against a block of 16 ([OverlapsBlock]), many short runs each against
 // its own query box behind a reach test ([RunsPruned]), the narrow part of
 // a sweep over a sorted set ([Sweep]), a list of candidate pairs
-// ([Pairs]), and the contact manifolds of a pair list ([Collide],
-// [CollideColumns]). Package kernel wraps Overlaps for
+// ([Pairs]), the contact manifolds of a pair list ([Collide],
+// [CollideColumns]), and the float64 reaches of many boxes that package
+// world files boxes by ([Reaches]). Package kernel wraps Overlaps for
 // users; packages pairs and world drive the others.
 //
 // Every kernel computes, for each pair of boxes it decides, exactly the bit
@@ -13,10 +14,11 @@
 // quiet ordered comparisons and |x| by clearing the sign bit, so results are
 // identical bit for bit on every CPU and for every input, NaN included.
 // RunsPruned and Sweep report a pair only when it also passes their reach
-// test, the same on every CPU too. The collide kernels compute, lane by
-// lane, the operations of obb.Box.Collide in its order, its branches as
-// blends; a pair whose first reference face fails the clip is finished in
-// Go.
+// test, the same on every CPU too. Reaches gives bound.Reach's float64
+// bits for every box, from Reach's operations in Reach's order. The collide
+// kernels compute, lane by lane, the operations of obb.Box.Collide in its
+// order, its branches as blends; a pair whose first reference face fails
+// the clip is finished in Go.
 //
 // # Implementations
 //

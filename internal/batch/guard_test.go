@@ -3,6 +3,7 @@
 package batch_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -328,4 +329,43 @@ func TestPrefetchGuardPage(t *testing.T) {
 			t.Fatalf("Prefetch of the last %d bytes before the guard page: %v", 4*n, err)
 		}
 	}
+}
+
+// TestReachGuardPages places each of the six columns Reaches reads and
+// each of its two outputs right before an unreadable page, for every
+// length up to three of the widest groups and one more, so that every
+// partial last group ends at the page.
+func TestReachGuardPages(t *testing.T) {
+	g := testkit.NewGuarded(t, 64<<10)
+	r := rand.New(rand.NewPCG(73, 74))
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 1; n <= 3*8+1; n++ {
+			b := reachSet(r, n)
+			wx, wy := wantReaches(b)
+			for place := range 8 {
+				c := *b
+				cols := [6]*[]float32{&c.CX, &c.CY, &c.UX, &c.UY, &c.HX, &c.HY}
+				rx, ry := make([]float64, n), make([]float64, n)
+				var where string
+				switch {
+				case place < 6:
+					where = [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place]
+					*cols[place] = g.FloatsCopy(*cols[place])
+				case place == 6:
+					where = "rx"
+					rx = unsafe.Slice((*float64)(unsafe.Pointer(&g.WordsAtEnd(n)[0])), n)
+				default:
+					where = "ry"
+					ry = unsafe.Slice((*float64)(unsafe.Pointer(&g.WordsAtEnd(n)[0])), n)
+				}
+				if err := testkit.Fault(func() { batch.Reaches(c.CX, c.CY, c.UX, c.UY, c.HX, c.HY, rx, ry) }); err != nil {
+					t.Fatalf("%d boxes, %s before the guard page: %v", n, where, err)
+				}
+				if err := errors.Join(sameBits(rx, wx), sameBits(ry, wy)); err != nil {
+					t.Fatalf("%d boxes, %s before the guard page: %v", n, where, err)
+				}
+			}
+		}
+	})
 }

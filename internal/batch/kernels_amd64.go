@@ -127,3 +127,17 @@ func collideAVX512(cols []float32, n int, margin float32, out []uint64) int
 //
 //go:noescape
 func collidePairsAVX512(acx []float32, acy []float32, aux []float32, auy []float32, ahx []float32, ahy []float32, bcx []float32, bcy []float32, bux []float32, buy []float32, bhx []float32, bhy []float32, ij []int32, margin float32, out []uint64) int
+
+// reachesAVX2 sets rx[i] and ry[i] to bound.Reach's rx and ry for box i, or
+// both to -1 where Reach returns false, 4 boxes per step. The caller
+// guarantees that the eight columns have the same length.
+//
+//go:noescape
+func reachesAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, rx []float64, ry []float64)
+
+// reachesAVX512 sets rx[i] and ry[i] to bound.Reach's rx and ry for box i, or
+// both to -1 where Reach returns false, 8 boxes per step. The caller
+// guarantees that the eight columns have the same length.
+//
+//go:noescape
+func reachesAVX512(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, rx []float64, ry []float64)

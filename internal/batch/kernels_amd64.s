@@ -7848,3 +7848,432 @@ last:
 	MOVQ          BX, ret+344(FP)
 	VZEROUPPER
 	RET
+
+DATA reachconst<>+0(SB)/8, $0x7fffffffffffffff
+DATA reachconst<>+8(SB)/8, $0x7fffffffffffffff
+DATA reachconst<>+16(SB)/8, $0x7fffffffffffffff
+DATA reachconst<>+24(SB)/8, $0x7fffffffffffffff
+DATA reachconst<>+32(SB)/8, $0x7fffffffffffffff
+DATA reachconst<>+40(SB)/8, $0x7fffffffffffffff
+DATA reachconst<>+48(SB)/8, $0x7fffffffffffffff
+DATA reachconst<>+56(SB)/8, $0x7fffffffffffffff
+DATA reachconst<>+64(SB)/8, $0x3f06f8b588e368f1
+DATA reachconst<>+72(SB)/8, $0x3f06f8b588e368f1
+DATA reachconst<>+80(SB)/8, $0x3f06f8b588e368f1
+DATA reachconst<>+88(SB)/8, $0x3f06f8b588e368f1
+DATA reachconst<>+96(SB)/8, $0x3f06f8b588e368f1
+DATA reachconst<>+104(SB)/8, $0x3f06f8b588e368f1
+DATA reachconst<>+112(SB)/8, $0x3f06f8b588e368f1
+DATA reachconst<>+120(SB)/8, $0x3f06f8b588e368f1
+DATA reachconst<>+128(SB)/8, $0x3730000000000000
+DATA reachconst<>+136(SB)/8, $0x3730000000000000
+DATA reachconst<>+144(SB)/8, $0x3730000000000000
+DATA reachconst<>+152(SB)/8, $0x3730000000000000
+DATA reachconst<>+160(SB)/8, $0x3730000000000000
+DATA reachconst<>+168(SB)/8, $0x3730000000000000
+DATA reachconst<>+176(SB)/8, $0x3730000000000000
+DATA reachconst<>+184(SB)/8, $0x3730000000000000
+DATA reachconst<>+192(SB)/8, $0x3e90000000000000
+DATA reachconst<>+200(SB)/8, $0x3e90000000000000
+DATA reachconst<>+208(SB)/8, $0x3e90000000000000
+DATA reachconst<>+216(SB)/8, $0x3e90000000000000
+DATA reachconst<>+224(SB)/8, $0x3e90000000000000
+DATA reachconst<>+232(SB)/8, $0x3e90000000000000
+DATA reachconst<>+240(SB)/8, $0x3e90000000000000
+DATA reachconst<>+248(SB)/8, $0x3e90000000000000
+DATA reachconst<>+256(SB)/8, $0x36b0000000000000
+DATA reachconst<>+264(SB)/8, $0x36b0000000000000
+DATA reachconst<>+272(SB)/8, $0x36b0000000000000
+DATA reachconst<>+280(SB)/8, $0x36b0000000000000
+DATA reachconst<>+288(SB)/8, $0x36b0000000000000
+DATA reachconst<>+296(SB)/8, $0x36b0000000000000
+DATA reachconst<>+304(SB)/8, $0x36b0000000000000
+DATA reachconst<>+312(SB)/8, $0x36b0000000000000
+DATA reachconst<>+320(SB)/8, $0x4000000000000000
+DATA reachconst<>+328(SB)/8, $0x4000000000000000
+DATA reachconst<>+336(SB)/8, $0x4000000000000000
+DATA reachconst<>+344(SB)/8, $0x4000000000000000
+DATA reachconst<>+352(SB)/8, $0x4000000000000000
+DATA reachconst<>+360(SB)/8, $0x4000000000000000
+DATA reachconst<>+368(SB)/8, $0x4000000000000000
+DATA reachconst<>+376(SB)/8, $0x4000000000000000
+DATA reachconst<>+384(SB)/8, $0x3ff0000000000004
+DATA reachconst<>+392(SB)/8, $0x3ff0000000000004
+DATA reachconst<>+400(SB)/8, $0x3ff0000000000004
+DATA reachconst<>+408(SB)/8, $0x3ff0000000000004
+DATA reachconst<>+416(SB)/8, $0x3ff0000000000004
+DATA reachconst<>+424(SB)/8, $0x3ff0000000000004
+DATA reachconst<>+432(SB)/8, $0x3ff0000000000004
+DATA reachconst<>+440(SB)/8, $0x3ff0000000000004
+DATA reachconst<>+448(SB)/8, $0x3ff0000000000000
+DATA reachconst<>+456(SB)/8, $0x3ff0000000000000
+DATA reachconst<>+464(SB)/8, $0x3ff0000000000000
+DATA reachconst<>+472(SB)/8, $0x3ff0000000000000
+DATA reachconst<>+480(SB)/8, $0x3ff0000000000000
+DATA reachconst<>+488(SB)/8, $0x3ff0000000000000
+DATA reachconst<>+496(SB)/8, $0x3ff0000000000000
+DATA reachconst<>+504(SB)/8, $0x3ff0000000000000
+DATA reachconst<>+512(SB)/8, $0x3ee4f8b588e368f1
+DATA reachconst<>+520(SB)/8, $0x3ee4f8b588e368f1
+DATA reachconst<>+528(SB)/8, $0x3ee4f8b588e368f1
+DATA reachconst<>+536(SB)/8, $0x3ee4f8b588e368f1
+DATA reachconst<>+544(SB)/8, $0x3ee4f8b588e368f1
+DATA reachconst<>+552(SB)/8, $0x3ee4f8b588e368f1
+DATA reachconst<>+560(SB)/8, $0x3ee4f8b588e368f1
+DATA reachconst<>+568(SB)/8, $0x3ee4f8b588e368f1
+DATA reachconst<>+576(SB)/8, $0x47e0000000000000
+DATA reachconst<>+584(SB)/8, $0x47e0000000000000
+DATA reachconst<>+592(SB)/8, $0x47e0000000000000
+DATA reachconst<>+600(SB)/8, $0x47e0000000000000
+DATA reachconst<>+608(SB)/8, $0x47e0000000000000
+DATA reachconst<>+616(SB)/8, $0x47e0000000000000
+DATA reachconst<>+624(SB)/8, $0x47e0000000000000
+DATA reachconst<>+632(SB)/8, $0x47e0000000000000
+DATA reachconst<>+640(SB)/8, $0xbff0000000000000
+DATA reachconst<>+648(SB)/8, $0xbff0000000000000
+DATA reachconst<>+656(SB)/8, $0xbff0000000000000
+DATA reachconst<>+664(SB)/8, $0xbff0000000000000
+DATA reachconst<>+672(SB)/8, $0xbff0000000000000
+DATA reachconst<>+680(SB)/8, $0xbff0000000000000
+DATA reachconst<>+688(SB)/8, $0xbff0000000000000
+DATA reachconst<>+696(SB)/8, $0xbff0000000000000
+GLOBL reachconst<>(SB), RODATA|NOPTR, $704
+
+// func reachesAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, rx []float64, ry []float64)
+// Requires: AVX, AVX2
+TEXT ·reachesAVX2(SB), NOSPLIT, $0-192
+	MOVQ cx_base+0(FP), AX
+	MOVQ cy_base+24(FP), CX
+	MOVQ ux_base+48(FP), DX
+	MOVQ uy_base+72(FP), BX
+	MOVQ hx_base+96(FP), SI
+	MOVQ hy_base+120(FP), DI
+	MOVQ rx_base+144(FP), R8
+	MOVQ ry_base+168(FP), R9
+	MOVQ cx_len+8(FP), R10
+	XORQ R11, R11
+
+	// Whole groups of 4 boxes.
+group:
+	CMPQ      R10, $0x00000004
+	JB        tail
+	VCVTPS2PD (AX)(R11*4), Y0
+	VCVTPS2PD (CX)(R11*4), Y1
+	VCVTPS2PD (DX)(R11*4), Y2
+	VCVTPS2PD (BX)(R11*4), Y3
+	VCVTPS2PD (SI)(R11*4), Y4
+	VCVTPS2PD (DI)(R11*4), Y5
+	VXORPD    Y6, Y6, Y6
+	VCMPPD    $0x1d, Y6, Y4, Y7
+	VCMPPD    $0x1d, Y6, Y5, Y6
+	VANDPD    Y7, Y6, Y6
+	VANDPD    reachconst<>+0(SB), Y2, Y7
+	VANDPD    reachconst<>+0(SB), Y3, Y8
+	VMULPD    Y2, Y2, Y2
+	VMULPD    Y3, Y3, Y3
+	VADDPD    Y3, Y2, Y2
+	VSUBPD    reachconst<>+448(SB), Y2, Y2
+	VANDPD    reachconst<>+0(SB), Y2, Y2
+	VCMPPD    $0x12, reachconst<>+512(SB), Y2, Y2
+	VANDPD    Y6, Y2, Y2
+	VMULPD    Y7, Y4, Y3
+	VMULPD    Y8, Y5, Y6
+	VADDPD    Y6, Y3, Y3
+	VMULPD    Y8, Y4, Y6
+	VMULPD    Y7, Y5, Y7
+	VADDPD    Y7, Y6, Y6
+	VADDPD    Y5, Y4, Y4
+	VMULPD    reachconst<>+64(SB), Y4, Y4
+	VADDPD    reachconst<>+128(SB), Y4, Y4
+	VANDPD    reachconst<>+0(SB), Y0, Y0
+	VANDPD    reachconst<>+0(SB), Y1, Y1
+	VADDPD    Y3, Y0, Y5
+	VADDPD    Y4, Y5, Y5
+	VMULPD    reachconst<>+192(SB), Y5, Y5
+	VADDPD    reachconst<>+256(SB), Y5, Y5
+	VADDPD    Y6, Y1, Y7
+	VADDPD    Y4, Y7, Y7
+	VMULPD    reachconst<>+192(SB), Y7, Y7
+	VADDPD    reachconst<>+256(SB), Y7, Y7
+	VMULPD    reachconst<>+320(SB), Y5, Y5
+	VADDPD    Y5, Y3, Y3
+	VADDPD    Y4, Y3, Y3
+	VMULPD    reachconst<>+384(SB), Y3, Y3
+	VMULPD    reachconst<>+320(SB), Y7, Y5
+	VADDPD    Y5, Y6, Y5
+	VADDPD    Y4, Y5, Y4
+	VMULPD    reachconst<>+384(SB), Y4, Y4
+	VADDPD    Y3, Y0, Y5
+	VADDPD    Y4, Y0, Y0
+	VADDPD    Y3, Y1, Y6
+	VADDPD    Y4, Y1, Y1
+	VCMPPD    $0x11, reachconst<>+576(SB), Y5, Y5
+	VANDPD    Y2, Y5, Y2
+	VCMPPD    $0x11, reachconst<>+576(SB), Y0, Y0
+	VANDPD    Y2, Y0, Y0
+	VCMPPD    $0x11, reachconst<>+576(SB), Y6, Y2
+	VANDPD    Y0, Y2, Y0
+	VCMPPD    $0x11, reachconst<>+576(SB), Y1, Y1
+	VANDPD    Y0, Y1, Y0
+	VMOVUPD   reachconst<>+640(SB), Y1
+	VBLENDVPD Y0, Y3, Y1, Y1
+	VMOVUPD   reachconst<>+640(SB), Y2
+	VBLENDVPD Y0, Y4, Y2, Y0
+	VMOVUPD   Y1, (R8)(R11*8)
+	VMOVUPD   Y0, (R9)(R11*8)
+	ADDQ      $0x00000004, R11
+	SUBQ      $0x00000004, R10
+	JMP       group
+
+tail:
+	// Fewer than 4 boxes left: load them and store their reaches with
+	// masked moves, which never touch memory of a disabled lane.
+	TESTQ        R10, R10
+	JZ           done
+	VMOVD        R10, X0
+	VPBROADCASTD X0, X0
+	VPCMPGTD     laneindex<>+0(SB), X0, X0
+	VMASKMOVPS   (AX)(R11*4), X0, X1
+	VCVTPS2PD    X1, Y1
+	VMASKMOVPS   (CX)(R11*4), X0, X2
+	VCVTPS2PD    X2, Y2
+	VMASKMOVPS   (DX)(R11*4), X0, X3
+	VCVTPS2PD    X3, Y3
+	VMASKMOVPS   (BX)(R11*4), X0, X4
+	VCVTPS2PD    X4, Y4
+	VMASKMOVPS   (SI)(R11*4), X0, X5
+	VCVTPS2PD    X5, Y5
+	VMASKMOVPS   (DI)(R11*4), X0, X6
+	VCVTPS2PD    X6, Y6
+	VXORPD       Y7, Y7, Y7
+	VCMPPD       $0x1d, Y7, Y5, Y8
+	VCMPPD       $0x1d, Y7, Y6, Y7
+	VANDPD       Y8, Y7, Y7
+	VANDPD       reachconst<>+0(SB), Y3, Y8
+	VANDPD       reachconst<>+0(SB), Y4, Y9
+	VMULPD       Y3, Y3, Y3
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VSUBPD       reachconst<>+448(SB), Y3, Y3
+	VANDPD       reachconst<>+0(SB), Y3, Y3
+	VCMPPD       $0x12, reachconst<>+512(SB), Y3, Y3
+	VANDPD       Y7, Y3, Y3
+	VMULPD       Y8, Y5, Y4
+	VMULPD       Y9, Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULPD       Y9, Y5, Y7
+	VMULPD       Y8, Y6, Y8
+	VADDPD       Y8, Y7, Y7
+	VADDPD       Y6, Y5, Y5
+	VMULPD       reachconst<>+64(SB), Y5, Y5
+	VADDPD       reachconst<>+128(SB), Y5, Y5
+	VANDPD       reachconst<>+0(SB), Y1, Y1
+	VANDPD       reachconst<>+0(SB), Y2, Y2
+	VADDPD       Y4, Y1, Y6
+	VADDPD       Y5, Y6, Y6
+	VMULPD       reachconst<>+192(SB), Y6, Y6
+	VADDPD       reachconst<>+256(SB), Y6, Y6
+	VADDPD       Y7, Y2, Y8
+	VADDPD       Y5, Y8, Y8
+	VMULPD       reachconst<>+192(SB), Y8, Y8
+	VADDPD       reachconst<>+256(SB), Y8, Y8
+	VMULPD       reachconst<>+320(SB), Y6, Y6
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y5, Y4, Y4
+	VMULPD       reachconst<>+384(SB), Y4, Y4
+	VMULPD       reachconst<>+320(SB), Y8, Y6
+	VADDPD       Y6, Y7, Y6
+	VADDPD       Y5, Y6, Y5
+	VMULPD       reachconst<>+384(SB), Y5, Y5
+	VADDPD       Y4, Y1, Y6
+	VADDPD       Y5, Y1, Y1
+	VADDPD       Y4, Y2, Y7
+	VADDPD       Y5, Y2, Y2
+	VCMPPD       $0x11, reachconst<>+576(SB), Y6, Y6
+	VANDPD       Y3, Y6, Y3
+	VCMPPD       $0x11, reachconst<>+576(SB), Y1, Y1
+	VANDPD       Y3, Y1, Y1
+	VCMPPD       $0x11, reachconst<>+576(SB), Y7, Y3
+	VANDPD       Y1, Y3, Y1
+	VCMPPD       $0x11, reachconst<>+576(SB), Y2, Y2
+	VANDPD       Y1, Y2, Y1
+	VMOVUPD      reachconst<>+640(SB), Y2
+	VBLENDVPD    Y1, Y4, Y2, Y2
+	VMOVUPD      reachconst<>+640(SB), Y3
+	VBLENDVPD    Y1, Y5, Y3, Y1
+	VPMOVSXDQ    X0, Y0
+	VMASKMOVPD   Y2, Y0, (R8)(R11*8)
+	VMASKMOVPD   Y1, Y0, (R9)(R11*8)
+
+done:
+	VZEROUPPER
+	RET
+
+// func reachesAVX512(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, rx []float64, ry []float64)
+// Requires: AVX, AVX512F, BMI2
+TEXT ·reachesAVX512(SB), NOSPLIT, $0-192
+	MOVQ cx_base+0(FP), AX
+	MOVQ cy_base+24(FP), CX
+	MOVQ ux_base+48(FP), DX
+	MOVQ uy_base+72(FP), BX
+	MOVQ hx_base+96(FP), SI
+	MOVQ hy_base+120(FP), DI
+	MOVQ rx_base+144(FP), R8
+	MOVQ ry_base+168(FP), R9
+	MOVQ cx_len+8(FP), R10
+	XORQ R11, R11
+
+	// Whole groups of 8 boxes.
+group:
+	CMPQ      R10, $0x00000008
+	JB        tail
+	VCVTPS2PD (AX)(R11*4), Z0
+	VCVTPS2PD (CX)(R11*4), Z1
+	VCVTPS2PD (DX)(R11*4), Z2
+	VCVTPS2PD (BX)(R11*4), Z3
+	VCVTPS2PD (SI)(R11*4), Z4
+	VCVTPS2PD (DI)(R11*4), Z5
+	VPXORQ    Z6, Z6, Z6
+	VCMPPD    $0x1d, Z6, Z4, K1
+	VCMPPD    $0x1d, Z6, Z5, K2
+	KANDW     K1, K2, K1
+	VPANDQ    reachconst<>+0(SB), Z2, Z7
+	VPANDQ    reachconst<>+0(SB), Z3, Z8
+	VMULPD    Z2, Z2, Z2
+	VMULPD    Z3, Z3, Z3
+	VADDPD    Z3, Z2, Z2
+	VSUBPD    reachconst<>+448(SB), Z2, Z2
+	VPANDQ    reachconst<>+0(SB), Z2, Z2
+	VCMPPD    $0x12, reachconst<>+512(SB), Z2, K2
+	KANDW     K1, K2, K1
+	VMULPD    Z7, Z4, Z2
+	VMULPD    Z8, Z5, Z3
+	VADDPD    Z3, Z2, Z2
+	VMULPD    Z8, Z4, Z3
+	VMULPD    Z7, Z5, Z7
+	VADDPD    Z7, Z3, Z3
+	VADDPD    Z5, Z4, Z4
+	VMULPD    reachconst<>+64(SB), Z4, Z4
+	VADDPD    reachconst<>+128(SB), Z4, Z4
+	VPANDQ    reachconst<>+0(SB), Z0, Z0
+	VPANDQ    reachconst<>+0(SB), Z1, Z1
+	VADDPD    Z2, Z0, Z5
+	VADDPD    Z4, Z5, Z5
+	VMULPD    reachconst<>+192(SB), Z5, Z5
+	VADDPD    reachconst<>+256(SB), Z5, Z5
+	VADDPD    Z3, Z1, Z7
+	VADDPD    Z4, Z7, Z7
+	VMULPD    reachconst<>+192(SB), Z7, Z7
+	VADDPD    reachconst<>+256(SB), Z7, Z7
+	VMULPD    reachconst<>+320(SB), Z5, Z5
+	VADDPD    Z5, Z2, Z2
+	VADDPD    Z4, Z2, Z2
+	VMULPD    reachconst<>+384(SB), Z2, Z2
+	VMULPD    reachconst<>+320(SB), Z7, Z5
+	VADDPD    Z5, Z3, Z3
+	VADDPD    Z4, Z3, Z3
+	VMULPD    reachconst<>+384(SB), Z3, Z3
+	VADDPD    Z2, Z0, Z4
+	VADDPD    Z3, Z0, Z0
+	VADDPD    Z2, Z1, Z5
+	VADDPD    Z3, Z1, Z1
+	VCMPPD    $0x11, reachconst<>+576(SB), Z4, K2
+	KANDW     K1, K2, K1
+	VCMPPD    $0x11, reachconst<>+576(SB), Z0, K2
+	KANDW     K1, K2, K1
+	VCMPPD    $0x11, reachconst<>+576(SB), Z5, K2
+	KANDW     K1, K2, K1
+	VCMPPD    $0x11, reachconst<>+576(SB), Z1, K2
+	KANDW     K1, K2, K1
+	VMOVUPD   reachconst<>+640(SB), Z0
+	VMOVUPD   Z2, K1, Z0
+	VMOVUPD   reachconst<>+640(SB), Z1
+	VMOVUPD   Z3, K1, Z1
+	VMOVUPD   Z0, (R8)(R11*8)
+	VMOVUPD   Z1, (R9)(R11*8)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R10
+	JMP       group
+
+tail:
+	// Fewer than 8 boxes left: load them and store their reaches with
+	// masked moves, which never touch memory of a disabled lane.
+	TESTQ     R10, R10
+	JZ        done
+	MOVQ      $-1, R12
+	BZHIQ     R10, R12, R12
+	KMOVW     R12, K1
+	VMOVUPS.Z (AX)(R11*4), K1, Z0
+	VCVTPS2PD Y0, Z0
+	VMOVUPS.Z (CX)(R11*4), K1, Z1
+	VCVTPS2PD Y1, Z1
+	VMOVUPS.Z (DX)(R11*4), K1, Z2
+	VCVTPS2PD Y2, Z2
+	VMOVUPS.Z (BX)(R11*4), K1, Z3
+	VCVTPS2PD Y3, Z3
+	VMOVUPS.Z (SI)(R11*4), K1, Z4
+	VCVTPS2PD Y4, Z4
+	VMOVUPS.Z (DI)(R11*4), K1, Z5
+	VCVTPS2PD Y5, Z5
+	VPXORQ    Z9, Z9, Z9
+	VCMPPD    $0x1d, Z9, Z4, K2
+	VCMPPD    $0x1d, Z9, Z5, K3
+	KANDW     K2, K3, K2
+	VPANDQ    reachconst<>+0(SB), Z2, Z6
+	VPANDQ    reachconst<>+0(SB), Z3, Z7
+	VMULPD    Z2, Z2, Z2
+	VMULPD    Z3, Z3, Z3
+	VADDPD    Z3, Z2, Z2
+	VSUBPD    reachconst<>+448(SB), Z2, Z2
+	VPANDQ    reachconst<>+0(SB), Z2, Z2
+	VCMPPD    $0x12, reachconst<>+512(SB), Z2, K3
+	KANDW     K2, K3, K2
+	VMULPD    Z6, Z4, Z2
+	VMULPD    Z7, Z5, Z3
+	VADDPD    Z3, Z2, Z2
+	VMULPD    Z7, Z4, Z3
+	VMULPD    Z6, Z5, Z6
+	VADDPD    Z6, Z3, Z3
+	VADDPD    Z5, Z4, Z4
+	VMULPD    reachconst<>+64(SB), Z4, Z4
+	VADDPD    reachconst<>+128(SB), Z4, Z4
+	VPANDQ    reachconst<>+0(SB), Z0, Z0
+	VPANDQ    reachconst<>+0(SB), Z1, Z1
+	VADDPD    Z2, Z0, Z5
+	VADDPD    Z4, Z5, Z5
+	VMULPD    reachconst<>+192(SB), Z5, Z5
+	VADDPD    reachconst<>+256(SB), Z5, Z5
+	VADDPD    Z3, Z1, Z6
+	VADDPD    Z4, Z6, Z6
+	VMULPD    reachconst<>+192(SB), Z6, Z6
+	VADDPD    reachconst<>+256(SB), Z6, Z6
+	VMULPD    reachconst<>+320(SB), Z5, Z5
+	VADDPD    Z5, Z2, Z2
+	VADDPD    Z4, Z2, Z2
+	VMULPD    reachconst<>+384(SB), Z2, Z2
+	VMULPD    reachconst<>+320(SB), Z6, Z5
+	VADDPD    Z5, Z3, Z3
+	VADDPD    Z4, Z3, Z3
+	VMULPD    reachconst<>+384(SB), Z3, Z3
+	VADDPD    Z2, Z0, Z4
+	VADDPD    Z3, Z0, Z0
+	VADDPD    Z2, Z1, Z5
+	VADDPD    Z3, Z1, Z1
+	VCMPPD    $0x11, reachconst<>+576(SB), Z4, K3
+	KANDW     K2, K3, K2
+	VCMPPD    $0x11, reachconst<>+576(SB), Z0, K3
+	KANDW     K2, K3, K2
+	VCMPPD    $0x11, reachconst<>+576(SB), Z5, K3
+	KANDW     K2, K3, K2
+	VCMPPD    $0x11, reachconst<>+576(SB), Z1, K3
+	KANDW     K2, K3, K2
+	VMOVUPD   reachconst<>+640(SB), Z0
+	VMOVUPD   Z2, K2, Z0
+	VMOVUPD   reachconst<>+640(SB), Z1
+	VMOVUPD   Z3, K2, Z1
+	VMOVUPD   Z0, K1, (R8)(R11*8)
+	VMOVUPD   Z1, K1, (R9)(R11*8)
+
+done:
+	VZEROUPPER
+	RET

@@ -139,7 +139,8 @@ type grid struct {
 	churn      int                // boxes added to cells since the last compact
 	boxes      int
 	count      [levelSpan]int32
-	levels     []int16 // the levels with boxes, ascending
+	levels     []int16          // the levels with boxes, ascending
+	up         [levelSpan]uint8 // by size class c: levelFor's level less c
 }
 
 // sizeClass returns the smallest k with 2ᵏ ≥ r, within the levels' range,
@@ -159,15 +160,28 @@ func sizeClass(r float64) int {
 }
 
 // levelFor returns the level for a box of reach r: see the grid's rule
-// above.
+// above. It reads the level from a table by size class, which relevel
+// fills when the levels change: the search of the levels took a fifth of
+// the time of a box's cell when every box moved (BenchmarkWorldStep,
+// moved=100%/move=bulk).
 func (g *grid) levelFor(r float64) int {
 	c := sizeClass(r)
-	for i := len(g.levels) - 1; i >= 0; i-- {
-		if k := int(g.levels[i]); k >= c && k <= c+levelSlack {
-			return k
+	return c + int(g.up[c-minLevel])
+}
+
+// fillLevels fills up from levels: for each size class c, k - c for the
+// highest level k with boxes and c <= k <= c+levelSlack, or 0 where there
+// is none (so a zero grid's table is right).
+func (g *grid) fillLevels() {
+	for c := minLevel; c <= maxLevel; c++ {
+		g.up[c-minLevel] = 0
+		for i := len(g.levels) - 1; i >= 0; i-- {
+			if k := int(g.levels[i]); k >= c && k <= c+levelSlack {
+				g.up[c-minLevel] = uint8(k - c)
+				break
+			}
 		}
 	}
-	return c
 }
 
 // sizes returns level k's reach R and cell side S, exact powers of two.
@@ -187,8 +201,15 @@ func coord(v, s float64) int32 {
 	// Clamping before the floor gives the same as after it, the bounds
 	// being integers; the conversion then truncates toward zero, which is
 	// the floor except for a negative non-integer. (math.Floor is a call
-	// the compiler does not inline: a tenth of a query.)
-	c := min(max(v*inv, -maxCoord), maxCoord)
+	// the compiler does not inline: a tenth of a query.) The clamp, Go's
+	// min and max with their NaN and signed-zero cases, is skipped when c
+	// is inside the bounds, as it is for every box the grid holds but the
+	// farthest: a tenth of a box's cell when every box moved
+	// (BenchmarkWorldStep, moved=100%/move=bulk).
+	c := v * inv
+	if !(c > -maxCoord && c < maxCoord) {
+		c = min(max(c, -maxCoord), maxCoord)
+	}
 	i := int32(c)
 	if float64(i) > c {
 		i--
@@ -216,22 +237,42 @@ func (g *grid) cellOf(b obb.Box) (cellKey, bool) {
 // against the box's fat bounds (fat_unsure.go).
 func (g *grid) cellReach(b obb.Box) (k cellKey, tx, ty float64, ok bool) {
 	rx, ry, ok := bound.Reach(b)
-	r := max(rx, ry)
-	tx, ty = slack(rx), slack(ry)
 	if !ok {
-		tx, ty = math.Inf(1), math.Inf(1)
-		if f32.Abs(b.Axis.X) >= farAxis || f32.Abs(b.Axis.Y) >= farAxis {
-			return cellKey{}, tx, ty, false
-		}
-		var lo, hi obb.Vec2
-		if lo, hi, ok = bound.Box(b); !ok { // NaN and infinite fields give bounds that are not finite
-			return cellKey{}, tx, ty, false
-		}
-		r = max(reach(b.Center.X, lo.X, hi.X), reach(b.Center.Y, lo.Y, hi.Y))
+		return g.cellIrregular(b)
 	}
+	return g.cellAt(b.Center, max(rx, ry)), slack(rx), slack(ry), true
+}
+
+// cellFrom is cellReach for a box whose bound.Reach is rx and ry, or -1
+// for both where Reach declines the box: batch.Reaches computes them for
+// many boxes at once.
+func (g *grid) cellFrom(b obb.Box, rx, ry float64) (k cellKey, tx, ty float64, ok bool) {
+	if rx < 0 {
+		return g.cellIrregular(b)
+	}
+	return g.cellAt(b.Center, max(rx, ry)), slack(rx), slack(ry), true
+}
+
+// cellIrregular is cellReach for a box that bound.Reach declines: its
+// reach comes from its bounds, where they are finite, and its slacks are
+// +Inf, so that no move of it counts as inside its fat bounds.
+func (g *grid) cellIrregular(b obb.Box) (k cellKey, tx, ty float64, ok bool) {
+	inf := math.Inf(1)
+	if f32.Abs(b.Axis.X) >= farAxis || f32.Abs(b.Axis.Y) >= farAxis {
+		return cellKey{}, inf, inf, false
+	}
+	lo, hi, ok := bound.Box(b)
+	if !ok { // NaN and infinite fields give bounds that are not finite
+		return cellKey{}, inf, inf, false
+	}
+	return g.cellAt(b.Center, max(reach(b.Center.X, lo.X, hi.X), reach(b.Center.Y, lo.Y, hi.Y))), inf, inf, true
+}
+
+// cellAt returns the cell of a box centered at c of finite reach r.
+func (g *grid) cellAt(c obb.Vec2, r float64) cellKey {
 	level := g.levelFor(r)
 	_, s := sizes(level)
-	return cellKey{coord(float64(b.Center.X), s), coord(float64(b.Center.Y), s), int16(level)}, tx, ty, true
+	return cellKey{coord(float64(c.X), s), coord(float64(c.Y), s), int16(level)}
 }
 
 // farAxis: a box whose axis has a component this large stays out of the
@@ -362,6 +403,7 @@ func (g *grid) relevel() {
 			g.levels = append(g.levels, int16(i+minLevel))
 		}
 	}
+	g.fillLevels()
 }
 
 // clear empties the grid, keeping its memory.
@@ -371,6 +413,7 @@ func (g *grid) clear() {
 	g.tiles = g.tiles[:0]
 	clear(g.table)
 	g.count = [levelSpan]int32{}
+	g.fillLevels()
 }
 
 // compact lays the cells out in the order of their keys (level, then y,

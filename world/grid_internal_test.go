@@ -171,3 +171,49 @@ func columnsRoom(c *columns) []int {
 	return []int{cap(c.runs), cap(c.bits), cap(c.ranges), cap(c.rch), cap(c.h), cap(c.f),
 		cap(c.b.CX), cap(c.b.CY), cap(c.b.UX), cap(c.b.UY), cap(c.b.HX), cap(c.b.HY)}
 }
+
+// TestLevelFor checks levelFor's table against the grid's rule, the
+// highest level with boxes from a box's size class c to c+levelSlack, or
+// c, for every size class, in a zero World and after each of a random
+// sequence of inserts, moves and removes of boxes of sizes 2⁻²⁰ to 2²⁰,
+// which make levels and empty them.
+func TestLevelFor(t *testing.T) {
+	r := rand.New(rand.NewPCG(81, 82))
+	var w World
+	check := func(step int) {
+		for k := range w.grids {
+			g := &w.grids[k]
+			for c := minLevel; c <= maxLevel; c++ {
+				want := c
+				for _, l := range g.levels {
+					if int(l) >= c && int(l) <= c+levelSlack {
+						want = max(want, int(l))
+					}
+				}
+				if got := g.levelFor(pow2(c)); got != want {
+					t.Fatalf("step %d, grid %d, levels %v: levelFor(2^%d) = %d, want %d", step, k, g.levels, c, got, want)
+				}
+			}
+		}
+	}
+	box := func() obb.Box {
+		h := float32(math.Ldexp(1, r.IntN(41)-20))
+		return obb.New(obb.Vec2{X: float32(r.NormFloat64() * 100), Y: float32(r.NormFloat64() * 100)}, h, h, 0)
+	}
+	check(-1)
+	var live []Handle
+	for step := range 2000 {
+		switch op := r.IntN(3); {
+		case op == 0 || len(live) == 0:
+			live = append(live, w.Insert(box(), Kind(r.IntN(2)), DefaultFilter))
+		case op == 1:
+			w.Move(live[r.IntN(len(live))], box())
+		default:
+			i := r.IntN(len(live))
+			w.Remove(live[i])
+			live[i] = live[len(live)-1]
+			live = live[:len(live)-1]
+		}
+		check(step)
+	}
+}

@@ -281,8 +281,9 @@ func (w *World) checkMoves(k int) {
 	}
 }
 
-// sortMoves is worker k's pass over its range: it finds each box's cell,
-// and records the box in the worker's stay list, its new pose written in
+// sortMoves is worker k's pass over its range: it finds each box's cell
+// (from the reaches batch.Reaches computes for reachChunk boxes at a
+// time), and records the box in the worker's stay list, its new pose written in
 // its slot, and in its unsure list unless it lies inside its fat bounds
 // (fat_unsure.go), or in its leave list. Workers write different slots
 // (no handle repeats) and their own lists only.
@@ -290,14 +291,20 @@ func (w *World) sortMoves(k int) {
 	m := &w.moves
 	st, lv, un := m.stay[k][:0], m.leave[k][:0], m.unsure[k][:0]
 	b, fat := m.b, w.fat.valid
+	var rx, ry [reachChunk]float64
 	for i := m.bounds[k]; i < m.bounds[k+1]; i++ {
+		j := (i - m.bounds[k]) % reachChunk
+		if j == 0 {
+			end := min(i+reachChunk, m.bounds[k+1])
+			batch.Reaches(b.CX[i:end], b.CY[i:end], b.UX[i:end], b.UY[i:end], b.HX[i:end], b.HY[i:end], rx[:end-i], ry[:end-i])
+		}
 		h := m.hs[i]
 		s := &w.slots[h>>8]
 		x := obb.Box{Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]}, Axis: obb.Vec2{X: b.UX[i], Y: b.UY[i]}, Half: obb.Vec2{X: b.HX[i], Y: b.HY[i]}}
 		key, ok := cellKey{}, false
 		if s.where == inGrid {
 			var tx, ty float64
-			if key, tx, ty, ok = w.grids[s.kind].cellReach(x); ok && key == s.cell {
+			if key, tx, ty, ok = w.grids[s.kind].cellFrom(x, rx[j], ry[j]); ok && key == s.cell {
 				s.box = x
 				if fat && !w.fat.within(int32(h>>8), h, x.Center, tx, ty) {
 					un = append(un, int32(h>>8))
@@ -315,6 +322,10 @@ func (w *World) sortMoves(k int) {
 	}
 	m.stay[k], m.leave[k], m.unsure[k] = st, lv, un
 }
+
+// reachChunk is how many boxes' reaches sortMoves computes at a time,
+// with batch.Reaches, into two arrays on its stack that the cache keeps.
+const reachChunk = 256
 
 // region returns the region of the block of x.
 func (m *moves) region(x *stay) int {

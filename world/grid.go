@@ -243,16 +243,6 @@ func (g *grid) cellReach(b obb.Box) (k cellKey, tx, ty float64, ok bool) {
 	return g.cellAt(b.Center, max(rx, ry)), slack(rx), slack(ry), true
 }
 
-// cellFrom is cellReach for a box whose bound.Reach is rx and ry, or -1
-// for both where Reach declines the box: batch.Reaches computes them for
-// many boxes at once.
-func (g *grid) cellFrom(b obb.Box, rx, ry float64) (k cellKey, tx, ty float64, ok bool) {
-	if rx < 0 {
-		return g.cellIrregular(b)
-	}
-	return g.cellAt(b.Center, max(rx, ry)), slack(rx), slack(ry), true
-}
-
 // cellIrregular is cellReach for a box that bound.Reach declines: its
 // reach comes from its bounds, where they are finite, and its slacks are
 // +Inf, so that no move of it counts as inside its fat bounds.
@@ -268,7 +258,8 @@ func (g *grid) cellIrregular(b obb.Box) (k cellKey, tx, ty float64, ok bool) {
 	return g.cellAt(b.Center, max(reach(b.Center.X, lo.X, hi.X), reach(b.Center.Y, lo.Y, hi.Y))), inf, inf, true
 }
 
-// cellAt returns the cell of a box centered at c of finite reach r.
+// cellAt returns the cell of a box centered at c of finite reach r
+// (sortMoves has its body written out).
 func (g *grid) cellAt(c obb.Vec2, r float64) cellKey {
 	level := g.levelFor(r)
 	_, s := sizes(level)

@@ -283,10 +283,10 @@ func (w *World) checkMoves(k int) {
 
 // sortMoves is worker k's pass over its range: it finds each box's cell
 // (from the reaches batch.Reaches computes for reachChunk boxes at a
-// time), and records the box in the worker's stay list, its new pose written in
-// its slot, and in its unsure list unless it lies inside its fat bounds
-// (fat_unsure.go), or in its leave list. Workers write different slots
-// (no handle repeats) and their own lists only.
+// time), and records the box in the worker's stay list, its new pose
+// written in its slot, and in its unsure list unless it lies inside its
+// fat bounds (fat_unsure.go), or in its leave list. Workers write
+// different slots (no handle repeats) and their own lists only.
 func (w *World) sortMoves(k int) {
 	m := &w.moves
 	st, lv, un := m.stay[k][:0], m.leave[k][:0], m.unsure[k][:0]
@@ -304,7 +304,19 @@ func (w *World) sortMoves(k int) {
 		key, ok := cellKey{}, false
 		if s.where == inGrid {
 			var tx, ty float64
-			if key, tx, ty, ok = w.grids[s.kind].cellFrom(x, rx[j], ry[j]); ok && key == s.cell {
+			g := &w.grids[s.kind]
+			if rx[j] >= 0 {
+				// cellAt's body, which the compiler does not inline: the
+				// call took a third of the cell's time (in a loop over
+				// 10,000 boxes in the cache, 5.6 against 1.9 ns a box).
+				level := g.levelFor(max(rx[j], ry[j]))
+				_, side := sizes(level)
+				key, ok = cellKey{coord(float64(x.Center.X), side), coord(float64(x.Center.Y), side), int16(level)}, true
+				tx, ty = slack(rx[j]), slack(ry[j])
+			} else {
+				key, tx, ty, ok = g.cellIrregular(x) // rx and ry are -1: Reach declined the box
+			}
+			if ok && key == s.cell {
 				s.box = x
 				if fat && !w.fat.within(int32(h>>8), h, x.Center, tx, ty) {
 					un = append(un, int32(h>>8))

@@ -299,6 +299,64 @@ func TestFatMovedTwice(t *testing.T) {
 	}
 }
 
+// TestFatEscapeAcross checks that a box is checked against its fat bounds
+// with its own reach on each coordinate: boxes twenty times taller than
+// wide, all moved every step so that the candidates serve the steps,
+// creep up under Static lids until they meet them. A check that took a
+// box's reach across for its reach up would find it inside its fat bounds
+// long after its top left them, and miss its pair with the lid. It runs
+// Move, MoveBoxes, and Move with two workers in large-world mode, whose
+// catch-up checks the moved boxes (lag.go).
+func TestFatEscapeAcross(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		bulk    bool
+		workers int
+	}{{"move", false, 1}, {"bulk", true, 1}, {"move-later", false, 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			world.SortAll(c.workers == 2)
+			defer world.SortAll(false)
+			w, m := world.New(), &model{}
+			w.Workers = c.workers
+			var hs []world.Handle
+			var rise []int // the tall boxes' indices in m
+			for i := range 100 {
+				x := 4 * float32(i)
+				tall := obb.Box{Center: obb.Vec2{X: x}, Axis: obb.Vec2{X: 1}, Half: obb.Vec2{X: 0.1, Y: 2}}
+				lid := obb.Box{Center: obb.Vec2{X: x, Y: 3.5 + 0.01*float32(i)}, Axis: obb.Vec2{X: 1}, Half: obb.Vec2{X: 1, Y: 0.5}}
+				h := w.Insert(tall, world.Dynamic, world.DefaultFilter)
+				m.insert(h, tall, world.Dynamic, world.DefaultFilter)
+				hs, rise = append(hs, h), append(rise, len(m.h)-1)
+				m.insert(w.Insert(lid, world.Static, world.DefaultFilter), lid, world.Static, world.DefaultFilter)
+			}
+			met := 0
+			for step := range 400 {
+				var b soa.Boxes
+				for _, i := range rise {
+					m.box[i].Center.Y += 0.005
+					b.Append(m.box[i])
+				}
+				if c.bulk {
+					w.MoveBoxes(hs, &b)
+				} else {
+					for k, h := range hs {
+						w.Move(h, b.At(k))
+					}
+				}
+				got, want := w.Pairs(nil), m.pairs()
+				if !slices.Equal(got, want) {
+					miss := diff(want, got)
+					t.Fatalf("step %d: %d pairs, want %d; missing %v", step, len(got), len(want), miss[:min(len(miss), 4)])
+				}
+				met = len(want)
+			}
+			if used, _ := world.FatStats(w); used < 100 || met != len(hs) {
+				t.Fatalf("the candidates served %d steps and %d of %d boxes met their lids: the test tests nothing", used, met, len(hs))
+			}
+		})
+	}
+}
+
 // TestFatScattered checks that a large world whose candidates join boxes
 // with slots far apart goes cell by cell (fat.go's scattered), and one
 // whose boxes were inserted in spatial order uses the candidates: the RTS

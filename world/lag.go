@@ -3,6 +3,8 @@ package world
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/obb2d/obb2d/internal/batch"
 )
 
 // In a world whose blocks outgrow the L2 cache (more than laterBytes), a
@@ -178,20 +180,47 @@ func (w *World) checkAll(n int) {
 // boxes of the grid whose cell is not the one they are in, and, while the
 // candidates of fat bounds are in use, those in their cells that are not
 // inside their fat bounds (fat_unsure.go: the Moves left that check to
-// the catch-up too).
+// the catch-up too). It copies the poses of reachChunk slots at a time
+// into columns for batch.Reaches and finds the cells from the reaches as
+// sortMoves does (BenchmarkWorldStep, moved=100%/move=each/workers=2, in
+// an A/B harness alternating with one box's reach and cell at a time:
+// 18% less at 100,000 boxes, 4% at 1,000,000).
 func (w *World) checkCells(k int) {
 	l := &w.lag
 	list := l.list[k*len(l.list)/l.shares : (k+1)*len(l.list)/l.shares]
 	out, un, fat := l.leave[k][:0], l.unsure[k][:0], w.fat.valid
-	for _, i := range list {
-		s := &w.slots[i]
-		if s.live && s.where == inGrid {
-			key, tx, ty, ok := w.grids[s.kind].cellReach(s.box)
-			switch {
-			case !ok || key != s.cell:
-				out = append(out, i)
-			case fat && !w.fat.within(i, makeHandle(i, s.gen), s.box.Center, tx, ty):
-				un = append(un, i)
+	var cols [6][reachChunk]float32
+	var rx, ry [reachChunk]float64
+	for len(list) > 0 {
+		part := list[:min(reachChunk, len(list))]
+		list = list[len(part):]
+		for j, i := range part {
+			b := &w.slots[i].box
+			cols[0][j], cols[1][j], cols[2][j], cols[3][j], cols[4][j], cols[5][j] = b.Center.X, b.Center.Y, b.Axis.X, b.Axis.Y, b.Half.X, b.Half.Y
+		}
+		n := len(part)
+		batch.Reaches(cols[0][:n], cols[1][:n], cols[2][:n], cols[3][:n], cols[4][:n], cols[5][:n], rx[:n], ry[:n])
+		for j, i := range part {
+			s := &w.slots[i]
+			if s.live && s.where == inGrid {
+				g := &w.grids[s.kind]
+				var key cellKey
+				var tx, ty float64
+				ok := false
+				if rx[j] >= 0 { // sortMoves' cell, in line
+					level := g.levelFor(max(rx[j], ry[j]))
+					_, side := sizes(level)
+					key, ok = cellKey{coord(float64(s.box.Center.X), side), coord(float64(s.box.Center.Y), side), int16(level)}, true
+					tx, ty = slack(rx[j]), slack(ry[j])
+				} else {
+					key, tx, ty, ok = g.cellIrregular(s.box)
+				}
+				switch {
+				case !ok || key != s.cell:
+					out = append(out, i)
+				case fat && !w.fat.within(i, makeHandle(i, s.gen), s.box.Center, tx, ty):
+					un = append(un, i)
+				}
 			}
 		}
 	}

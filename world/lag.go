@@ -207,7 +207,7 @@ func (w *World) checkCells(k int) {
 				var key cellKey
 				var tx, ty float64
 				ok := false
-				if rx[j] >= 0 { // sortMoves' cell, in line
+				if rx[j] >= 0 { // cellAt's body, as in sortMoves
 					level := g.levelFor(max(rx[j], ry[j]))
 					_, side := sizes(level)
 					key, ok = cellKey{coord(float64(s.box.Center.X), side), coord(float64(s.box.Center.Y), side), int16(level)}, true

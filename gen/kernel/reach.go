@@ -9,11 +9,12 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The float64 constants of the reach kernels, one 64-byte row each, eight
-// copies: an AVX2 operand reads the first four, an AVX-512 one all eight.
-// axisTolerance and padFactor are obb.AxisTolerance and bound.PadFactor,
-// written as the same constant expressions so that Go rounds them to the
-// same float64s; the kernel tests compare every lane with bound.Reach.
+// The float64 constants of the reach and interval kernels, one 64-byte
+// row each, eight copies: an AVX2 operand reads the first four, an AVX-512
+// one all eight. axisTolerance and padFactor are obb.AxisTolerance and
+// bound.PadFactor, written as the same constant expressions so that Go
+// rounds them to the same float64s; the kernel tests compare every lane
+// with bound.Reach and bound.Interval.
 const (
 	axisTolerance = 1e-5
 	padFactor     = 4 * (0x1p-20 + axisTolerance)
@@ -31,6 +32,8 @@ const (
 	rTol
 	rLimit // 2¹²⁷
 	rNone  // -1, the reach of a box Reach declines
+	rInf   // +Inf, above every finite float64
+	rNaN   // a quiet NaN, which VCVTPD2PS turns into float32's 0x7fc00000
 	numReachConsts
 )
 
@@ -42,7 +45,8 @@ func reachConsts() {
 		rAbs: 1<<63 - 1, rPad: math.Float64bits(padFactor), rTiny: math.Float64bits(0x1p-140),
 		rScale: math.Float64bits(0x1p-22), rSub: math.Float64bits(0x1p-148), rTwo: math.Float64bits(2),
 		rGrow: math.Float64bits(1 + 0x1p-50), rOne: math.Float64bits(1), rTol: math.Float64bits(axisTolerance),
-		rLimit: math.Float64bits(0x1p127), rNone: math.Float64bits(-1),
+		rLimit: math.Float64bits(0x1p127), rNone: math.Float64bits(-1), rInf: math.Float64bits(math.Inf(1)),
+		rNaN: 0x7ff8000000000000,
 	}
 	for k, v := range values {
 		for l := 0; l < 8; l++ {
@@ -71,139 +75,80 @@ func reachKernel(w width) {
 		fmt.Sprintf("both to -1 where Reach returns false, %d boxes per step. The caller", g),
 		"guarantees that the eight columns have the same length.",
 	)
-	names := [6]string{"cx", "cy", "ux", "uy", "hx", "hy"}
-	var cols [6]Register
-	for c, name := range names {
-		cols[c] = Load(Param(name).Base(), GP64())
-	}
-	outX := Load(Param("rx").Base(), GP64())
-	outY := Load(Param("ry").Base(), GP64())
-	n := GP64()
-	Load(Param("cx").Len(), n)
-	i := GP64()
-	XORQ(i, i)
-
-	in := func(c int) Mem { return Mem{Base: cols[c], Index: i, Scale: 4} }
-	out := func(base Register) Mem { return Mem{Base: base, Index: i, Scale: 8} }
-
-	Comment(fmt.Sprintf("Whole groups of %d boxes.", g))
-	Label("group")
-	CMPQ(n, U32(g))
-	JB(LabelRef("tail"))
-	var f [6]VecVirtual
-	for c := range f {
-		f[c] = w.vec()
-		VCVTPS2PD(in(c), f[c])
-	}
-	x, y := reachGroup(w, f)
-	VMOVUPD(x, out(outX))
-	VMOVUPD(y, out(outY))
-	ADDQ(U32(g), i)
-	SUBQ(U32(g), n)
-	JMP(LabelRef("group"))
-
-	Label("tail")
-	Comment(
-		fmt.Sprintf("Fewer than %d boxes left: load them and store their reaches with", g),
-		"masked moves, which never touch memory of a disabled lane.",
-	)
-	TESTQ(n, n)
-	JZ(LabelRef("done"))
-	if w.avx512 {
-		k, ones := K(), GP64()
-		MOVQ(I32(-1), ones)
-		BZHIQ(n, ones, ones)
-		KMOVW(ones.As32(), k)
-		for c := range f {
-			wide := ZMM()
-			VMOVUPS_Z(in(c), k, wide)
-			f[c] = w.vec()
-			VCVTPS2PD(wide.AsY(), f[c])
-		}
-		x, y := reachGroup(w, f)
-		VMOVUPD(x, k, out(outX))
-		VMOVUPD(y, k, out(outY))
-	} else {
-		lanes, count := XMM(), XMM()
-		VMOVD(n.As32(), count)
-		VPBROADCASTD(count, count)
-		VPCMPGTD(laneIndex, count, lanes) // lane l: n > l
-		for c := range f {
-			narrow := XMM()
-			VMASKMOVPS(in(c), lanes, narrow)
-			f[c] = w.vec()
-			VCVTPS2PD(narrow, f[c])
-		}
-		x, y := reachGroup(w, f)
-		wide := YMM()
-		VPMOVSXDQ(lanes, wide)
-		VMASKMOVPD(x, wide, out(outX))
-		VMASKMOVPD(y, wide, out(outY))
-	}
-	Label("done")
-	VZEROUPPER()
-	RET()
+	in := [6]string{"cx", "cy", "ux", "uy", "hx", "hy"}
+	columnsKernel(w, in, columnsOut{names: [2]string{"rx", "ry"}, size: 8}, func(f [6]VecVirtual) (a, b VecVirtual) {
+		return reachGroup(w, f)
+	})
 }
 
 // reachGroup emits Reach for one group of boxes, the fields f (cx, cy, ux,
 // uy, hx, hy) widened to float64, and returns the rx and ry to store.
 func reachGroup(w width, f [6]VecVirtual) (rx, ry VecVirtual) {
-	c := func(k int) Mem { return reachConst.Offset(64 * k) }
-	// Each operation takes a register first and a register or a constant
-	// second, the operand order VEX encodes.
-	op := func(emit func(a, b, d Op), a, b Op) VecVirtual {
-		d := w.vec()
-		emit(b, a, d)
-		return d
-	}
-	// VADDPD b, a, d computes d = a + b, VSUBPD b, a, d d = a - b.
-	add := func(a, b Op) VecVirtual { return op(func(x, y, d Op) { VADDPD(x, y, d) }, a, b) }
-	sub := func(a, b Op) VecVirtual { return op(func(x, y, d Op) { VSUBPD(x, y, d) }, a, b) }
-	mul := func(a, b Op) VecVirtual { return op(func(x, y, d Op) { VMULPD(x, y, d) }, a, b) }
-	abs := func(a Op) VecVirtual {
-		d := w.vec()
-		w.bitwise(VPANDQ, VANDPD, c(rAbs), a, d)
-		return d
-	}
-	cmp := func(pred uint8, a, b Op) Register {
-		var d Register = YMM()
-		if w.avx512 {
-			d = K()
-		}
-		VCMPPD(U8(pred), b, a, d)
-		return d
-	}
-	both := func(a, b Register) Register {
-		var d Register
-		if w.avx512 {
-			d = K()
-			KANDW(a, b, d)
-		} else {
-			d = YMM()
-			VANDPD(a, b, d)
-		}
-		return d
-	}
-	const ge, le, lt = 0x1d, 0x12, 0x11 // GE_OQ, LE_OQ, LT_OQ
-
+	o := f64Ops{w}
 	cx, cy, ux, uy, h1, h2 := f[0], f[1], f[2], f[3], f[4], f[5]
 	zero := zeroOf(w)
-	ok := both(cmp(ge, h1, zero), cmp(ge, h2, zero))
-	ax, ay := abs(ux), abs(uy)
-	l2 := add(mul(ux, ux), mul(uy, uy))
-	ok = both(ok, cmp(le, abs(sub(l2, c(rOne))), c(rTol)))
-	ex := add(mul(h1, ax), mul(h2, ay))
-	ey := add(mul(h1, ay), mul(h2, ax))
-	pad := add(mul(add(h1, h2), c(rPad)), c(rTiny))
-	ax, ay = abs(cx), abs(cy)
-	mx := add(mul(add(add(ax, ex), pad), c(rScale)), c(rSub))
-	my := add(mul(add(add(ay, ey), pad), c(rScale)), c(rSub))
-	rx = mul(add(add(ex, mul(mx, c(rTwo))), pad), c(rGrow))
-	ry = mul(add(add(ey, mul(my, c(rTwo))), pad), c(rGrow))
-	for _, s := range [4]VecVirtual{add(ax, rx), add(ax, ry), add(ay, rx), add(ay, ry)} {
-		ok = both(ok, cmp(lt, s, c(rLimit)))
+	ok := o.both(o.cmp(geOQ, h1, zero), o.cmp(geOQ, h2, zero))
+	ax, ay := o.abs(ux), o.abs(uy)
+	l2 := o.add(o.mul(ux, ux), o.mul(uy, uy))
+	ok = o.both(ok, o.cmp(leOQ, o.abs(o.sub(l2, o.c(rOne))), o.c(rTol)))
+	ex := o.add(o.mul(h1, ax), o.mul(h2, ay))
+	ey := o.add(o.mul(h1, ay), o.mul(h2, ax))
+	pad := o.add(o.mul(o.add(h1, h2), o.c(rPad)), o.c(rTiny))
+	ax, ay = o.abs(cx), o.abs(cy)
+	mx := o.add(o.mul(o.add(o.add(ax, ex), pad), o.c(rScale)), o.c(rSub))
+	my := o.add(o.mul(o.add(o.add(ay, ey), pad), o.c(rScale)), o.c(rSub))
+	rx = o.mul(o.add(o.add(ex, o.mul(mx, o.c(rTwo))), pad), o.c(rGrow))
+	ry = o.mul(o.add(o.add(ey, o.mul(my, o.c(rTwo))), pad), o.c(rGrow))
+	for _, s := range [4]VecVirtual{o.add(ax, rx), o.add(ax, ry), o.add(ay, rx), o.add(ay, ry)} {
+		ok = o.both(ok, o.cmp(ltOQ, s, o.c(rLimit)))
 	}
-	return sel(w, ok, rx, c(rNone)), sel(w, ok, ry, c(rNone))
+	return sel(w, ok, rx, o.c(rNone)), sel(w, ok, ry, o.c(rNone))
+}
+
+// The ordered quiet predicates of VCMPPD for Go's >=, <= and <: false
+// when either side is NaN.
+const geOQ, leOQ, ltOQ = 0x1d, 0x12, 0x11
+
+// f64Ops emits one width's float64 operations for the reach and interval
+// kernels. Each takes a register first and a register or a constant
+// second, the operand order VEX encodes, and returns a new virtual
+// register; VADDPD b, a, d computes d = a + b and VSUBPD b, a, d
+// d = a - b. A mask is a YMM register of all-ones and all-zeros lanes
+// (AVX2) or a K register (AVX-512).
+type f64Ops struct{ w width }
+
+func (o f64Ops) c(k int) Mem { return reachConst.Offset(64 * k) }
+
+func (o f64Ops) add(a, b Op) VecVirtual { d := o.w.vec(); VADDPD(b, a, d); return d }
+func (o f64Ops) sub(a, b Op) VecVirtual { d := o.w.vec(); VSUBPD(b, a, d); return d }
+func (o f64Ops) mul(a, b Op) VecVirtual { d := o.w.vec(); VMULPD(b, a, d); return d }
+
+func (o f64Ops) abs(a Op) VecVirtual {
+	d := o.w.vec()
+	o.w.bitwise(VPANDQ, VANDPD, o.c(rAbs), a, d)
+	return d
+}
+
+// cmp returns a pred b per lane.
+func (o f64Ops) cmp(pred uint8, a, b Op) Register {
+	var d Register = YMM()
+	if o.w.avx512 {
+		d = K()
+	}
+	VCMPPD(U8(pred), b, a, d)
+	return d
+}
+
+// both returns the lanes set in a and in b.
+func (o f64Ops) both(a, b Register) Register {
+	if o.w.avx512 {
+		d := K()
+		KANDW(a, b, d)
+		return d
+	}
+	d := YMM()
+	VANDPD(a, b, d)
+	return d
 }
 
 // zeroOf returns a zeroed register of w's width.

@@ -106,6 +106,17 @@ func reaches(cx, cy, ux, uy, hx, hy []float32, rx, ry []float64) {
 	}
 }
 
+func intervals(c, c2, along, across, hx, hy, lo, hi []float32) {
+	switch current.Load() {
+	case AVX512:
+		intervalsAVX512(c, c2, along, across, hx, hy, lo, hi)
+	case AVX2:
+		intervalsAVX2(c, c2, along, across, hx, hy, lo, hi)
+	default:
+		intervalsGeneric(c, c2, along, across, hx, hy, lo, hi)
+	}
+}
+
 // pairs decides the pairs of ij into out. Only an AVX2 gather kernel is
 // generated (the avx512 implementation uses it too); it takes whole groups
 // of 8 pairs, and the rest go through Go.

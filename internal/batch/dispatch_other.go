@@ -46,6 +46,10 @@ func reaches(cx, cy, ux, uy, hx, hy []float32, rx, ry []float64) {
 	reachesGeneric(cx, cy, ux, uy, hx, hy, rx, ry)
 }
 
+func intervals(c, c2, along, across, hx, hy, lo, hi []float32) {
+	intervalsGeneric(c, c2, along, across, hx, hy, lo, hi)
+}
+
 func pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
 	pairsGeneric(a, b, ij, 0, len(ij)/2, out)
 }

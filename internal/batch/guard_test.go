@@ -369,3 +369,39 @@ func TestReachGuardPages(t *testing.T) {
 		}
 	})
 }
+
+// TestIntervalGuardPages places each of the six columns Intervals reads
+// and each of its two outputs right before an unreadable page, for every
+// length up to three of the widest groups and one more.
+func TestIntervalGuardPages(t *testing.T) {
+	g := testkit.NewGuarded(t, 64<<10)
+	r := rand.New(rand.NewPCG(77, 78))
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 1; n <= 3*8+1; n++ {
+			b := reachSet(r, n)
+			wlo, whi := wantIntervals(b, false)
+			for place := range 8 {
+				c := *b
+				cols := [6]*[]float32{&c.CX, &c.CY, &c.UX, &c.UY, &c.HX, &c.HY}
+				lo, hi := make([]float32, n), make([]float32, n)
+				where := "lo"
+				switch place {
+				case 6:
+					lo = g.FloatsAtEnd(n)
+				case 7:
+					where, hi = "hi", g.FloatsAtEnd(n)
+				default:
+					where = [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place]
+					*cols[place] = g.FloatsCopy(*cols[place])
+				}
+				if err := testkit.Fault(func() { batch.Intervals(c.CX, c.CY, c.UX, c.UY, c.HX, c.HY, lo, hi) }); err != nil {
+					t.Fatalf("%d boxes, %s before the guard page: %v", n, where, err)
+				}
+				if err := errors.Join(sameFloats(lo, wlo), sameFloats(hi, whi)); err != nil {
+					t.Fatalf("%d boxes, %s before the guard page: %v", n, where, err)
+				}
+			}
+		}
+	})
+}

@@ -135,9 +135,23 @@ func collidePairsAVX512(acx []float32, acy []float32, aux []float32, auy []float
 //go:noescape
 func reachesAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, rx []float64, ry []float64)
 
+// intervalsAVX2 sets lo[i] and hi[i] to bound.Interval's bounds of box i
+// where it is valid and to NaN where it is not, 4 boxes per step. The
+// caller guarantees that the eight columns have the same length.
+//
+//go:noescape
+func intervalsAVX2(c []float32, c2 []float32, along []float32, across []float32, hx []float32, hy []float32, lo []float32, hi []float32)
+
 // reachesAVX512 sets rx[i] and ry[i] to bound.Reach's rx and ry for box i, or
 // both to -1 where Reach returns false, 8 boxes per step. The caller
 // guarantees that the eight columns have the same length.
 //
 //go:noescape
 func reachesAVX512(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, rx []float64, ry []float64)
+
+// intervalsAVX512 sets lo[i] and hi[i] to bound.Interval's bounds of box i
+// where it is valid and to NaN where it is not, 8 boxes per step. The
+// caller guarantees that the eight columns have the same length.
+//
+//go:noescape
+func intervalsAVX512(c []float32, c2 []float32, along []float32, across []float32, hx []float32, hy []float32, lo []float32, hi []float32)

@@ -7937,7 +7937,23 @@ DATA reachconst<>+672(SB)/8, $0xbff0000000000000
 DATA reachconst<>+680(SB)/8, $0xbff0000000000000
 DATA reachconst<>+688(SB)/8, $0xbff0000000000000
 DATA reachconst<>+696(SB)/8, $0xbff0000000000000
-GLOBL reachconst<>(SB), RODATA|NOPTR, $704
+DATA reachconst<>+704(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+712(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+720(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+728(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+736(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+744(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+752(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+760(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+768(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+776(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+784(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+792(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+800(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+808(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+816(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+824(SB)/8, $0x7ff8000000000000
+GLOBL reachconst<>(SB), RODATA|NOPTR, $832
 
 // func reachesAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, rx []float64, ry []float64)
 // Requires: AVX, AVX2
@@ -8026,8 +8042,8 @@ group:
 	JMP       group
 
 tail:
-	// Fewer than 4 boxes left: load them and store their reaches with
-	// masked moves, which never touch memory of a disabled lane.
+	// Fewer than 4 boxes left: masked loads and stores, which never touch
+	// memory of a disabled lane.
 	TESTQ        R10, R10
 	JZ           done
 	VMOVD        R10, X0
@@ -8104,6 +8120,171 @@ tail:
 	VPMOVSXDQ    X0, Y0
 	VMASKMOVPD   Y2, Y0, (R8)(R11*8)
 	VMASKMOVPD   Y1, Y0, (R9)(R11*8)
+
+done:
+	VZEROUPPER
+	RET
+
+// func intervalsAVX2(c []float32, c2 []float32, along []float32, across []float32, hx []float32, hy []float32, lo []float32, hi []float32)
+// Requires: AVX, AVX2
+TEXT ·intervalsAVX2(SB), NOSPLIT, $0-192
+	MOVQ c_base+0(FP), AX
+	MOVQ c2_base+24(FP), CX
+	MOVQ along_base+48(FP), DX
+	MOVQ across_base+72(FP), BX
+	MOVQ hx_base+96(FP), SI
+	MOVQ hy_base+120(FP), DI
+	MOVQ lo_base+144(FP), R8
+	MOVQ hi_base+168(FP), R9
+	MOVQ c_len+8(FP), R10
+	XORQ R11, R11
+
+	// Whole groups of 4 boxes.
+group:
+	CMPQ       R10, $0x00000004
+	JB         tail
+	VCVTPS2PD  (AX)(R11*4), Y0
+	VCVTPS2PD  (CX)(R11*4), Y1
+	VCVTPS2PD  (DX)(R11*4), Y2
+	VCVTPS2PD  (BX)(R11*4), Y3
+	VCVTPS2PD  (SI)(R11*4), Y4
+	VCVTPS2PD  (DI)(R11*4), Y5
+	VANDPD     reachconst<>+0(SB), Y0, Y6
+	VCMPPD     $0x11, reachconst<>+704(SB), Y6, Y6
+	VANDPD     reachconst<>+0(SB), Y1, Y1
+	VCMPPD     $0x11, reachconst<>+704(SB), Y1, Y1
+	VANDPD     Y6, Y1, Y1
+	VANDPD     reachconst<>+0(SB), Y2, Y6
+	VCMPPD     $0x11, reachconst<>+704(SB), Y6, Y6
+	VANDPD     Y1, Y6, Y1
+	VANDPD     reachconst<>+0(SB), Y3, Y6
+	VCMPPD     $0x11, reachconst<>+704(SB), Y6, Y6
+	VANDPD     Y1, Y6, Y1
+	VANDPD     reachconst<>+0(SB), Y4, Y6
+	VCMPPD     $0x11, reachconst<>+704(SB), Y6, Y6
+	VANDPD     Y1, Y6, Y1
+	VANDPD     reachconst<>+0(SB), Y5, Y6
+	VCMPPD     $0x11, reachconst<>+704(SB), Y6, Y6
+	VANDPD     Y1, Y6, Y1
+	VXORPD     Y6, Y6, Y6
+	VCMPPD     $0x1d, Y6, Y4, Y7
+	VCMPPD     $0x1d, Y6, Y5, Y6
+	VANDPD     Y7, Y6, Y6
+	VANDPD     Y1, Y6, Y1
+	VMULPD     Y2, Y2, Y6
+	VMULPD     Y3, Y3, Y7
+	VADDPD     Y7, Y6, Y6
+	VSUBPD     reachconst<>+448(SB), Y6, Y6
+	VANDPD     reachconst<>+0(SB), Y6, Y6
+	VCMPPD     $0x12, reachconst<>+512(SB), Y6, Y6
+	VANDPD     Y1, Y6, Y1
+	VANDPD     reachconst<>+0(SB), Y2, Y2
+	VMULPD     Y2, Y4, Y2
+	VANDPD     reachconst<>+0(SB), Y3, Y3
+	VMULPD     Y3, Y5, Y3
+	VADDPD     Y3, Y2, Y2
+	VADDPD     Y5, Y4, Y3
+	VMULPD     reachconst<>+64(SB), Y3, Y3
+	VADDPD     reachconst<>+128(SB), Y3, Y3
+	VANDPD     reachconst<>+0(SB), Y0, Y4
+	VADDPD     Y2, Y4, Y4
+	VADDPD     Y3, Y4, Y4
+	VMULPD     reachconst<>+192(SB), Y4, Y4
+	VADDPD     reachconst<>+256(SB), Y4, Y4
+	VSUBPD     Y2, Y0, Y5
+	VSUBPD     Y3, Y5, Y5
+	VSUBPD     Y4, Y5, Y5
+	VADDPD     Y2, Y0, Y0
+	VADDPD     Y3, Y0, Y0
+	VADDPD     Y4, Y0, Y0
+	VMOVUPD    reachconst<>+768(SB), Y2
+	VBLENDVPD  Y1, Y5, Y2, Y2
+	VCVTPD2PSY Y2, X2
+	VMOVUPD    reachconst<>+768(SB), Y3
+	VBLENDVPD  Y1, Y0, Y3, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS    X2, (R8)(R11*4)
+	VMOVUPS    X0, (R9)(R11*4)
+	ADDQ       $0x00000004, R11
+	SUBQ       $0x00000004, R10
+	JMP        group
+
+tail:
+	// Fewer than 4 boxes left: masked loads and stores, which never touch
+	// memory of a disabled lane.
+	TESTQ        R10, R10
+	JZ           done
+	VMOVD        R10, X0
+	VPBROADCASTD X0, X0
+	VPCMPGTD     laneindex<>+0(SB), X0, X0
+	VMASKMOVPS   (AX)(R11*4), X0, X1
+	VCVTPS2PD    X1, Y1
+	VMASKMOVPS   (CX)(R11*4), X0, X2
+	VCVTPS2PD    X2, Y2
+	VMASKMOVPS   (DX)(R11*4), X0, X3
+	VCVTPS2PD    X3, Y3
+	VMASKMOVPS   (BX)(R11*4), X0, X4
+	VCVTPS2PD    X4, Y4
+	VMASKMOVPS   (SI)(R11*4), X0, X5
+	VCVTPS2PD    X5, Y5
+	VMASKMOVPS   (DI)(R11*4), X0, X6
+	VCVTPS2PD    X6, Y6
+	VANDPD       reachconst<>+0(SB), Y1, Y7
+	VCMPPD       $0x11, reachconst<>+704(SB), Y7, Y7
+	VANDPD       reachconst<>+0(SB), Y2, Y2
+	VCMPPD       $0x11, reachconst<>+704(SB), Y2, Y2
+	VANDPD       Y7, Y2, Y2
+	VANDPD       reachconst<>+0(SB), Y3, Y7
+	VCMPPD       $0x11, reachconst<>+704(SB), Y7, Y7
+	VANDPD       Y2, Y7, Y2
+	VANDPD       reachconst<>+0(SB), Y4, Y7
+	VCMPPD       $0x11, reachconst<>+704(SB), Y7, Y7
+	VANDPD       Y2, Y7, Y2
+	VANDPD       reachconst<>+0(SB), Y5, Y7
+	VCMPPD       $0x11, reachconst<>+704(SB), Y7, Y7
+	VANDPD       Y2, Y7, Y2
+	VANDPD       reachconst<>+0(SB), Y6, Y7
+	VCMPPD       $0x11, reachconst<>+704(SB), Y7, Y7
+	VANDPD       Y2, Y7, Y2
+	VXORPD       Y7, Y7, Y7
+	VCMPPD       $0x1d, Y7, Y5, Y8
+	VCMPPD       $0x1d, Y7, Y6, Y7
+	VANDPD       Y8, Y7, Y7
+	VANDPD       Y2, Y7, Y2
+	VMULPD       Y3, Y3, Y7
+	VMULPD       Y4, Y4, Y8
+	VADDPD       Y8, Y7, Y7
+	VSUBPD       reachconst<>+448(SB), Y7, Y7
+	VANDPD       reachconst<>+0(SB), Y7, Y7
+	VCMPPD       $0x12, reachconst<>+512(SB), Y7, Y7
+	VANDPD       Y2, Y7, Y2
+	VANDPD       reachconst<>+0(SB), Y3, Y3
+	VMULPD       Y3, Y5, Y3
+	VANDPD       reachconst<>+0(SB), Y4, Y4
+	VMULPD       Y4, Y6, Y4
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y5, Y4
+	VMULPD       reachconst<>+64(SB), Y4, Y4
+	VADDPD       reachconst<>+128(SB), Y4, Y4
+	VANDPD       reachconst<>+0(SB), Y1, Y5
+	VADDPD       Y3, Y5, Y5
+	VADDPD       Y4, Y5, Y5
+	VMULPD       reachconst<>+192(SB), Y5, Y5
+	VADDPD       reachconst<>+256(SB), Y5, Y5
+	VSUBPD       Y3, Y1, Y6
+	VSUBPD       Y4, Y6, Y6
+	VSUBPD       Y5, Y6, Y6
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y4, Y1, Y1
+	VADDPD       Y5, Y1, Y1
+	VMOVUPD      reachconst<>+768(SB), Y3
+	VBLENDVPD    Y2, Y6, Y3, Y3
+	VCVTPD2PSY   Y3, X3
+	VMOVUPD      reachconst<>+768(SB), Y4
+	VBLENDVPD    Y2, Y1, Y4, Y1
+	VCVTPD2PSY   Y1, X1
+	VMASKMOVPS   X3, X0, (R8)(R11*4)
+	VMASKMOVPS   X1, X0, (R9)(R11*4)
 
 done:
 	VZEROUPPER
@@ -8196,8 +8377,8 @@ group:
 	JMP       group
 
 tail:
-	// Fewer than 8 boxes left: load them and store their reaches with
-	// masked moves, which never touch memory of a disabled lane.
+	// Fewer than 8 boxes left: masked loads and stores, which never touch
+	// memory of a disabled lane.
 	TESTQ     R10, R10
 	JZ        done
 	MOVQ      $-1, R12
@@ -8273,6 +8454,171 @@ tail:
 	VMOVUPD   Z3, K2, Z1
 	VMOVUPD   Z0, K1, (R8)(R11*8)
 	VMOVUPD   Z1, K1, (R9)(R11*8)
+
+done:
+	VZEROUPPER
+	RET
+
+// func intervalsAVX512(c []float32, c2 []float32, along []float32, across []float32, hx []float32, hy []float32, lo []float32, hi []float32)
+// Requires: AVX, AVX512F, BMI2
+TEXT ·intervalsAVX512(SB), NOSPLIT, $0-192
+	MOVQ c_base+0(FP), AX
+	MOVQ c2_base+24(FP), CX
+	MOVQ along_base+48(FP), DX
+	MOVQ across_base+72(FP), BX
+	MOVQ hx_base+96(FP), SI
+	MOVQ hy_base+120(FP), DI
+	MOVQ lo_base+144(FP), R8
+	MOVQ hi_base+168(FP), R9
+	MOVQ c_len+8(FP), R10
+	XORQ R11, R11
+
+	// Whole groups of 8 boxes.
+group:
+	CMPQ      R10, $0x00000008
+	JB        tail
+	VCVTPS2PD (AX)(R11*4), Z0
+	VCVTPS2PD (CX)(R11*4), Z1
+	VCVTPS2PD (DX)(R11*4), Z2
+	VCVTPS2PD (BX)(R11*4), Z3
+	VCVTPS2PD (SI)(R11*4), Z4
+	VCVTPS2PD (DI)(R11*4), Z5
+	VPANDQ    reachconst<>+0(SB), Z0, Z6
+	VCMPPD    $0x11, reachconst<>+704(SB), Z6, K1
+	VPANDQ    reachconst<>+0(SB), Z1, Z1
+	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K2
+	KANDW     K1, K2, K1
+	VPANDQ    reachconst<>+0(SB), Z2, Z1
+	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K2
+	KANDW     K1, K2, K1
+	VPANDQ    reachconst<>+0(SB), Z3, Z1
+	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K2
+	KANDW     K1, K2, K1
+	VPANDQ    reachconst<>+0(SB), Z4, Z1
+	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K2
+	KANDW     K1, K2, K1
+	VPANDQ    reachconst<>+0(SB), Z5, Z1
+	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K2
+	KANDW     K1, K2, K1
+	VPXORQ    Z7, Z7, Z7
+	VCMPPD    $0x1d, Z7, Z4, K2
+	VCMPPD    $0x1d, Z7, Z5, K3
+	KANDW     K2, K3, K2
+	KANDW     K1, K2, K1
+	VMULPD    Z2, Z2, Z1
+	VMULPD    Z3, Z3, Z6
+	VADDPD    Z6, Z1, Z1
+	VSUBPD    reachconst<>+448(SB), Z1, Z1
+	VPANDQ    reachconst<>+0(SB), Z1, Z1
+	VCMPPD    $0x12, reachconst<>+512(SB), Z1, K2
+	KANDW     K1, K2, K1
+	VPANDQ    reachconst<>+0(SB), Z2, Z1
+	VMULPD    Z1, Z4, Z1
+	VPANDQ    reachconst<>+0(SB), Z3, Z2
+	VMULPD    Z2, Z5, Z2
+	VADDPD    Z2, Z1, Z1
+	VADDPD    Z5, Z4, Z2
+	VMULPD    reachconst<>+64(SB), Z2, Z2
+	VADDPD    reachconst<>+128(SB), Z2, Z2
+	VPANDQ    reachconst<>+0(SB), Z0, Z3
+	VADDPD    Z1, Z3, Z3
+	VADDPD    Z2, Z3, Z3
+	VMULPD    reachconst<>+192(SB), Z3, Z3
+	VADDPD    reachconst<>+256(SB), Z3, Z3
+	VSUBPD    Z1, Z0, Z4
+	VSUBPD    Z2, Z4, Z4
+	VSUBPD    Z3, Z4, Z4
+	VADDPD    Z1, Z0, Z0
+	VADDPD    Z2, Z0, Z0
+	VADDPD    Z3, Z0, Z0
+	VMOVUPD   reachconst<>+768(SB), Z1
+	VMOVUPD   Z4, K1, Z1
+	VCVTPD2PS Z1, Y2
+	VMOVUPD   reachconst<>+768(SB), Z1
+	VMOVUPD   Z0, K1, Z1
+	VCVTPD2PS Z1, Y0
+	VMOVUPS   Y2, (R8)(R11*4)
+	VMOVUPS   Y0, (R9)(R11*4)
+	ADDQ      $0x00000008, R11
+	SUBQ      $0x00000008, R10
+	JMP       group
+
+tail:
+	// Fewer than 8 boxes left: masked loads and stores, which never touch
+	// memory of a disabled lane.
+	TESTQ     R10, R10
+	JZ        done
+	MOVQ      $-1, R12
+	BZHIQ     R10, R12, R12
+	KMOVW     R12, K1
+	VMOVUPS.Z (AX)(R11*4), K1, Z0
+	VCVTPS2PD Y0, Z0
+	VMOVUPS.Z (CX)(R11*4), K1, Z1
+	VCVTPS2PD Y1, Z1
+	VMOVUPS.Z (DX)(R11*4), K1, Z2
+	VCVTPS2PD Y2, Z2
+	VMOVUPS.Z (BX)(R11*4), K1, Z3
+	VCVTPS2PD Y3, Z3
+	VMOVUPS.Z (SI)(R11*4), K1, Z4
+	VCVTPS2PD Y4, Z4
+	VMOVUPS.Z (DI)(R11*4), K1, Z5
+	VCVTPS2PD Y5, Z5
+	VPANDQ    reachconst<>+0(SB), Z0, Z6
+	VCMPPD    $0x11, reachconst<>+704(SB), Z6, K2
+	VPANDQ    reachconst<>+0(SB), Z1, Z1
+	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K3
+	KANDW     K2, K3, K2
+	VPANDQ    reachconst<>+0(SB), Z2, Z1
+	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K3
+	KANDW     K2, K3, K2
+	VPANDQ    reachconst<>+0(SB), Z3, Z1
+	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K3
+	KANDW     K2, K3, K2
+	VPANDQ    reachconst<>+0(SB), Z4, Z1
+	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K3
+	KANDW     K2, K3, K2
+	VPANDQ    reachconst<>+0(SB), Z5, Z1
+	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K3
+	KANDW     K2, K3, K2
+	VPXORQ    Z8, Z8, Z8
+	VCMPPD    $0x1d, Z8, Z4, K3
+	VCMPPD    $0x1d, Z8, Z5, K4
+	KANDW     K3, K4, K3
+	KANDW     K2, K3, K2
+	VMULPD    Z2, Z2, Z1
+	VMULPD    Z3, Z3, Z6
+	VADDPD    Z6, Z1, Z1
+	VSUBPD    reachconst<>+448(SB), Z1, Z1
+	VPANDQ    reachconst<>+0(SB), Z1, Z1
+	VCMPPD    $0x12, reachconst<>+512(SB), Z1, K3
+	KANDW     K2, K3, K2
+	VPANDQ    reachconst<>+0(SB), Z2, Z1
+	VMULPD    Z1, Z4, Z1
+	VPANDQ    reachconst<>+0(SB), Z3, Z2
+	VMULPD    Z2, Z5, Z2
+	VADDPD    Z2, Z1, Z1
+	VADDPD    Z5, Z4, Z2
+	VMULPD    reachconst<>+64(SB), Z2, Z2
+	VADDPD    reachconst<>+128(SB), Z2, Z2
+	VPANDQ    reachconst<>+0(SB), Z0, Z3
+	VADDPD    Z1, Z3, Z3
+	VADDPD    Z2, Z3, Z3
+	VMULPD    reachconst<>+192(SB), Z3, Z3
+	VADDPD    reachconst<>+256(SB), Z3, Z3
+	VSUBPD    Z1, Z0, Z4
+	VSUBPD    Z2, Z4, Z4
+	VSUBPD    Z3, Z4, Z4
+	VADDPD    Z1, Z0, Z0
+	VADDPD    Z2, Z0, Z0
+	VADDPD    Z3, Z0, Z0
+	VMOVUPD   reachconst<>+768(SB), Z1
+	VMOVUPD   Z4, K2, Z1
+	VCVTPD2PS Z1, Y9
+	VMOVUPD   reachconst<>+768(SB), Z1
+	VMOVUPD   Z0, K2, Z1
+	VCVTPD2PS Z1, Y10
+	VMOVUPS   Z9, K1, (R8)(R11*4)
+	VMOVUPS   Z10, K1, (R9)(R11*4)
 
 done:
 	VZEROUPPER

@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"math"
+
 	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/obb"
 )
@@ -33,5 +35,41 @@ func reachesGeneric(cx, cy, ux, uy, hx, hy []float32, rx, ry []float64) {
 			x, y = -1, -1
 		}
 		rx[i], ry[i] = x, y
+	}
+}
+
+// Intervals sets lo[i] and hi[i] to bound.Interval's float32 bounds of box
+// i on one coordinate where the box is valid (obb.Box.Valid), and both to
+// NaN where it is not: c is the coordinate's center column and c2 the
+// other center's, along and across the axis's components along and
+// across the coordinate. The assembly computes 4 (AVX2) or 8 (AVX-512)
+// boxes per instruction with Valid's and Interval's float64 operations in
+// their order, so every implementation gives the same bits. Package pairs
+// computes the sweep intervals of a chunk of boxes with it: one box at a
+// time, the validity check and Interval were a third of Finder.All's time
+// on 10,000 boxes (BenchmarkAllPairsScaling). It panics unless the eight
+// columns have the same length.
+func Intervals(c, c2, along, across, hx, hy, lo, hi []float32) {
+	n := len(c)
+	if len(c2) != n || len(along) != n || len(across) != n || len(hx) != n || len(hy) != n || len(lo) != n || len(hi) != n {
+		panic("batch: Intervals with columns of different lengths")
+	}
+	if n > 0 {
+		intervals(c, c2, along, across, hx, hy, lo, hi)
+	}
+}
+
+// noInterval is the NaN Intervals gives a box that is not valid: the one
+// the assembly's conversion of float64's quiet NaN gives.
+var noInterval = math.Float32frombits(0x7fc00000)
+
+func intervalsGeneric(c, c2, along, across, hx, hy, lo, hi []float32) {
+	for i := range c {
+		b := obb.Box{Center: obb.Vec2{X: c[i], Y: c2[i]}, Axis: obb.Vec2{X: along[i], Y: across[i]}, Half: obb.Vec2{X: hx[i], Y: hy[i]}}
+		if !b.Valid() {
+			lo[i], hi[i] = noInterval, noInterval
+			continue
+		}
+		lo[i], hi[i] = bound.Interval(float64(c[i]), float64(hx[i]), float64(hy[i]), float64(along[i]), float64(across[i]))
 	}
 }

@@ -1,6 +1,7 @@
 package batch_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -121,41 +122,51 @@ func sameBits(got, want []float64) error {
 	return nil
 }
 
-// TestReaches compares every implementation of Reaches with bound.Reach,
-// bit for bit, on sets of every length up to a few groups and on large
-// sets of the scenes' boxes, and checks that both of Reach's answers occur.
-func TestReaches(t *testing.T) {
-	r := rand.New(rand.NewPCG(71, 72))
+// kernelSets makes the sets TestReaches and TestIntervals run: reachSet's
+// boxes at every length up to a few groups and at 20,000, and an RTS
+// scene of 5,000 boxes.
+func kernelSets(r *rand.Rand) []*soa.Boxes {
 	var sets []*soa.Boxes
 	for n := range 40 {
 		sets = append(sets, reachSet(r, n))
 	}
-	sets = append(sets, reachSet(r, 20000))
 	var rts soa.Boxes
 	scene.RTS(r, 5000, &rts)
-	sets = append(sets, &rts, limitSet(r, 500))
-	declined := 0
+	return append(sets, reachSet(r, 20000), &rts)
+}
+
+// bothAnswers fails t unless between a tenth and nine tenths of the boxes
+// of sets pass test: a kernel's two answers must both be tested.
+func bothAnswers(t *testing.T, sets []*soa.Boxes, test func(obb.Box) bool) {
+	t.Helper()
+	yes, all := 0, 0
 	for _, b := range sets {
-		wx, _ := wantReaches(b)
-		for _, x := range wx {
-			if x < 0 {
-				declined++
+		for i := range b.Len() {
+			if test(b.At(i)) {
+				yes++
 			}
+			all++
 		}
 	}
-	if all := 20000 + 5000 + 1000 + 40*39/2; declined < all/10 || declined > all*9/10 {
-		t.Fatalf("%d of %d boxes declined: the sets do not test both answers", declined, all)
+	if yes < all/10 || yes > all*9/10 {
+		t.Fatalf("%d of %d boxes pass: the sets do not test both answers", yes, all)
 	}
+}
+
+// TestReaches compares every implementation of Reaches with bound.Reach,
+// bit for bit, on kernelSets and limitSet's boxes, and checks that both of
+// Reach's answers occur.
+func TestReaches(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	sets := append(kernelSets(r), limitSet(r, 500))
+	bothAnswers(t, sets, func(b obb.Box) bool { _, _, ok := bound.Reach(b); return ok })
 	testkit.ForEachImpl(t, func(t *testing.T) {
 		for _, b := range sets {
 			wx, wy := wantReaches(b)
 			rx, ry := make([]float64, b.Len()), make([]float64, b.Len())
 			batch.Reaches(b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, rx, ry)
-			if err := sameBits(rx, wx); err != nil {
-				t.Fatalf("%d boxes, rx of %v", b.Len(), err)
-			}
-			if err := sameBits(ry, wy); err != nil {
-				t.Fatalf("%d boxes, ry of %v", b.Len(), err)
+			if err := errors.Join(sameBits(rx, wx), sameBits(ry, wy)); err != nil {
+				t.Fatalf("%d boxes: %v", b.Len(), err)
 			}
 		}
 	})
@@ -166,5 +177,72 @@ func TestReachesPanics(t *testing.T) {
 	rx, ry := make([]float64, 5), make([]float64, 4)
 	testkit.MustPanic(t, "batch: Reaches with columns of different lengths", func() {
 		batch.Reaches(b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, rx, ry)
+	})
+}
+
+// intervalColumns returns the columns Intervals takes for the bounds of b
+// on x, or on y.
+func intervalColumns(b *soa.Boxes, y bool) (c, c2, along, across []float32) {
+	if y {
+		return b.CY, b.CX, b.UY, b.UX
+	}
+	return b.CX, b.CY, b.UX, b.UY
+}
+
+// wantIntervals is bound.Along of each valid box of b, one at a time, and
+// the NaN 0x7fc00000 for both bounds of the others.
+func wantIntervals(b *soa.Boxes, y bool) (lo, hi []float32) {
+	lo, hi = make([]float32, b.Len()), make([]float32, b.Len())
+	for i := range b.Len() {
+		x := b.At(i)
+		if !x.Valid() {
+			lo[i], hi[i] = math.Float32frombits(0x7fc00000), math.Float32frombits(0x7fc00000)
+			continue
+		}
+		lo[i], hi[i] = bound.Along(x, y)
+	}
+	return lo, hi
+}
+
+// sameFloats reports the first box whose bounds differ from want in any
+// bit.
+func sameFloats(got, want []float32) error {
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			return fmt.Errorf("box %d: %v (%#x), want %v (%#x)", i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+		}
+	}
+	return nil
+}
+
+// TestIntervals compares every implementation of Intervals with
+// obb.Box.Valid and bound.Along, bit for bit, on both coordinates, on
+// kernelSets' boxes (hostile values, axes at the tolerance's edge,
+// negative and zero half extents, extents whose bounds overflow float32),
+// and checks that both valid and other boxes occur.
+func TestIntervals(t *testing.T) {
+	r := rand.New(rand.NewPCG(75, 76))
+	sets := kernelSets(r)
+	bothAnswers(t, sets, obb.Box.Valid)
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		for _, b := range sets {
+			for _, y := range []bool{false, true} {
+				wlo, whi := wantIntervals(b, y)
+				lo, hi := make([]float32, b.Len()), make([]float32, b.Len())
+				c, c2, along, across := intervalColumns(b, y)
+				batch.Intervals(c, c2, along, across, b.HX, b.HY, lo, hi)
+				if err := errors.Join(sameFloats(lo, wlo), sameFloats(hi, whi)); err != nil {
+					t.Fatalf("%d boxes, y %v: %v", b.Len(), y, err)
+				}
+			}
+		}
+	})
+}
+
+func TestIntervalsPanics(t *testing.T) {
+	b := testkit.RandomSet(rand.New(rand.NewPCG(1, 2)), 5)
+	lo, hi := make([]float32, 5), make([]float32, 6)
+	testkit.MustPanic(t, "batch: Intervals with columns of different lengths", func() {
+		batch.Intervals(b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, lo, hi)
 	})
 }

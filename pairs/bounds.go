@@ -3,6 +3,7 @@ package pairs
 import (
 	"math"
 
+	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/obb"
@@ -41,35 +42,38 @@ func sweepAxis(sets ...*soa.Boxes) (useY bool) {
 // axisSamples is the most boxes of a set sweepAxis looks at.
 const axisSamples = 4096
 
-// interval copies box i into its record and its key with its padded sweep
-// interval, and returns the key's start: for a valid box (obb.Box.Valid),
-// its exact extent padded by the rounding band (bound.Interval); for another
-// box, what bound.Classify and bound.Irregular give. It reads the columns
-// directly and computes only the sweep axis's extent: this runs for every
-// box on every pass, so the valid path has no data-dependent branch.
-func (s *sorted) interval(i int) (start uint32) {
+// irregular files box i, which is not valid (obb.Box.Valid), and
+// returns its key's start: nanKey for a NaN box, invalidKey for a box
+// with an infinity, and for another its interval from bound.Irregular.
+func (s *sorted) irregular(i int) (start uint32) {
 	b := s.src
 	cx, cy, ux, uy, hx, hy := b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i]
-	// Extent along x is hx·|ux| + hy·|uy|; along y, hx·|uy| + hy·|ux|.
-	c, along, across := cx, ux, uy
+	c, c2, along, across := cx, cy, ux, uy
 	if s.useY {
-		c, along, across = cy, uy, ux
+		c, c2, along, across = cy, cx, uy, ux
 	}
-	var lo, hi float32
 	box := obb.Box{Center: obb.Vec2{X: cx, Y: cy}, Axis: obb.Vec2{X: ux, Y: uy}, Half: obb.Vec2{X: hx, Y: hy}}
-	valid := box.Valid()
-	if valid {
-		lo, hi = bound.Interval(float64(c), float64(hx), float64(hy), float64(along), float64(across))
-	} else if class := bound.Classify(box); class != bound.Finite {
+	if class := bound.Classify(box); class != bound.Finite {
 		key := uint32(nanKey)
 		if class == bound.Infinite {
 			key = invalidKey
 		}
 		s.keys[i] = uint64(key)<<32 | uint64(i)
 		return key
-	} else {
-		lo, hi = bound.Irregular(c, hx, hy, along, across)
 	}
+	lo, hi := bound.Irregular(c, hx, hy, along, across)
+	var clo, chi float32
+	if s.bands > 1 {
+		clo, chi = bound.Irregular(c2, hx, hy, across, along)
+	}
+	return s.file(i, lo, hi, clo, chi)
+}
+
+// file copies box i into its record and its key with its padded sweep
+// interval lo, hi, and its bounds across the sweep clo, chi when there is
+// more than one band, and returns the key's start; a box whose interval is
+// not finite gets invalidKey.
+func (s *sorted) file(i int, lo, hi, clo, chi float32) (start uint32) {
 	if !f32.Finite(lo) || !f32.Finite(hi) {
 		s.keys[i] = invalidKey<<32 | uint64(i)
 		return invalidKey
@@ -77,22 +81,13 @@ func (s *sorted) interval(i int) (start uint32) {
 	start = sortable(lo)
 	s.keys[i] = uint64(start)<<32 | uint64(i)
 	if s.bands > 1 {
-		c2 := cy
-		if s.useY {
-			c2 = cx
-		}
-		var lo, hi float32
-		if valid {
-			lo, hi = bound.Interval(float64(c2), float64(hx), float64(hy), float64(across), float64(along))
-		} else {
-			lo, hi = bound.Irregular(c2, hx, hy, across, along)
-		}
-		s.cross[i] = uint64(math.Float32bits(lo))<<32 | uint64(math.Float32bits(hi))
+		s.cross[i] = uint64(math.Float32bits(clo))<<32 | uint64(math.Float32bits(chi))
 	}
+	b := s.src
 	if s.useY {
-		s.recs[i] = record{cy, cx, uy, ux, hx, hy, hi, int32(i)}
+		s.recs[i] = record{b.CY[i], b.CX[i], b.UY[i], b.UX[i], b.HX[i], b.HY[i], hi, int32(i)}
 	} else {
-		s.recs[i] = record{cx, cy, ux, uy, hx, hy, hi, int32(i)}
+		s.recs[i] = record{b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i], hi, int32(i)}
 	}
 	return start
 }
@@ -110,10 +105,30 @@ func (j *boundsJob) do(_ *worker, start, end int) {
 	}
 }
 
+// intervals files boxes [start, end), at most chunk of them: each valid
+// box's padded interval (bound.Interval) and bounds across the sweep come
+// from batch.Intervals, a few boxes per instruction; the other boxes go
+// through irregular.
 func (s *sorted) intervals(start, end int) {
 	st := chunkStat{first: nanKey, crossLo: math.Inf(1), crossHi: math.Inf(-1)}
+	var lo, hi, clo, chi [chunk]float32
+	b, n := s.src, end-start
+	c, c2, along, across := b.CX[start:end], b.CY[start:end], b.UX[start:end], b.UY[start:end]
+	if s.useY {
+		c, c2, along, across = c2, c, across, along
+	}
+	hx, hy := b.HX[start:end], b.HY[start:end]
+	batch.Intervals(c, c2, along, across, hx, hy, lo[:n], hi[:n])
+	if s.bands > 1 {
+		batch.Intervals(c2, c, across, along, hx, hy, clo[:n], chi[:n])
+	}
 	for i := start; i < end; i++ {
-		k := s.interval(i)
+		var k uint32
+		if j := i - start; lo[j] == lo[j] { // not NaN: a valid box
+			k = s.file(i, lo[j], hi[j], clo[j], chi[j])
+		} else {
+			k = s.irregular(i)
+		}
 		if k >= nanKey {
 			st.unsorted++
 			if k == invalidKey {

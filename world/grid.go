@@ -190,8 +190,9 @@ func coord(v, s float64) int32 {
 	// the compiler does not inline: a tenth of a query.) The clamp, Go's
 	// min and max with their NaN and signed-zero cases, is skipped when c
 	// is inside the bounds, as it is for every box the grid holds but the
-	// farthest: a tenth of a box's cell when every box moved
-	// (BenchmarkWorldStep, moved=100%/move=bulk).
+	// farthest: in a loop over the 10,000 boxes of the uniform scene in
+	// the cache, the cell from a box's reach took 11.3 ns a box with the
+	// clamp always and 10.2 with it skipped.
 	c := v * inv
 	if !(c > -maxCoord && c < maxCoord) {
 		c = min(max(c, -maxCoord), maxCoord)

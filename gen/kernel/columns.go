@@ -25,7 +25,7 @@ type columnsOut struct {
 // The AVX-512 form needs AVX-512F only: the tail loads sixteen float32
 // lanes under a mask and widens the low eight, and stores whole ZMM
 // registers under a mask.
-func columnsKernel(w width, in [6]string, out columnsOut, group func(f [6]VecVirtual) (a, b VecVirtual)) {
+func columnsKernel(w width, in [6]string, out columnsOut, group func(w width, f [6]VecVirtual) (a, b VecVirtual)) {
 	g := w.lanes / 2
 	var cols [6]Register
 	for c, name := range in {
@@ -50,7 +50,7 @@ func columnsKernel(w width, in [6]string, out columnsOut, group func(f [6]VecVir
 		f[c] = w.vec()
 		VCVTPS2PD(at(c), f[c])
 	}
-	a, b := group(f)
+	a, b := group(w, f)
 	for k, v := range [2]VecVirtual{a, b} {
 		if out.size == 8 {
 			VMOVUPD(v, to(k))
@@ -77,7 +77,7 @@ func columnsKernel(w width, in [6]string, out columnsOut, group func(f [6]VecVir
 			f[c] = w.vec()
 			VCVTPS2PD(wide.AsY(), f[c])
 		}
-		a, b := group(f)
+		a, b := group(w, f)
 		for j, v := range [2]VecVirtual{a, b} {
 			if out.size == 8 {
 				VMOVUPD(v, k, to(j))
@@ -96,7 +96,7 @@ func columnsKernel(w width, in [6]string, out columnsOut, group func(f [6]VecVir
 			f[c] = w.vec()
 			VCVTPS2PD(narrow, f[c])
 		}
-		a, b := group(f)
+		a, b := group(w, f)
 		var wide VecVirtual
 		if out.size == 8 {
 			wide = YMM()

@@ -25,9 +25,7 @@ func intervalKernel(w width) {
 		"caller guarantees that the eight columns have the same length.",
 	)
 	in := [6]string{"c", "c2", "along", "across", "hx", "hy"}
-	columnsKernel(w, in, columnsOut{names: [2]string{"lo", "hi"}, size: 4}, func(f [6]VecVirtual) (a, b VecVirtual) {
-		return intervalGroup(w, f)
-	})
+	columnsKernel(w, in, columnsOut{names: [2]string{"lo", "hi"}, size: 4}, intervalGroup)
 }
 
 // intervalGroup emits Valid and Interval for one group of boxes, the

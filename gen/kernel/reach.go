@@ -76,9 +76,7 @@ func reachKernel(w width) {
 		"guarantees that the eight columns have the same length.",
 	)
 	in := [6]string{"cx", "cy", "ux", "uy", "hx", "hy"}
-	columnsKernel(w, in, columnsOut{names: [2]string{"rx", "ry"}, size: 8}, func(f [6]VecVirtual) (a, b VecVirtual) {
-		return reachGroup(w, f)
-	})
+	columnsKernel(w, in, columnsOut{names: [2]string{"rx", "ry"}, size: 8}, reachGroup)
 }
 
 // reachGroup emits Reach for one group of boxes, the fields f (cx, cy, ux,

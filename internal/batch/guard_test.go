@@ -331,75 +331,78 @@ func TestPrefetchGuardPage(t *testing.T) {
 	}
 }
 
-// TestReachGuardPages places each of the six columns Reaches reads and
-// each of its two outputs right before an unreadable page, for every
-// length up to three of the widest groups and one more, so that every
-// partial last group ends at the page.
-func TestReachGuardPages(t *testing.T) {
+// guardedKernel is a kernel of six float32 columns and two outputs, as
+// TestColumnKernelGuardPages runs it: run calls it on c with output out
+// (0 or 1) right before the guard page, or neither for -1, and returns
+// the fault or the first difference from the Go reference.
+type guardedKernel struct {
+	name string
+	outs [2]string
+	run  func(g *testkit.Guarded, c *soa.Boxes, out int) error
+}
+
+// float64sAtEnd returns n float64s whose last element is the last before
+// the guard page.
+func float64sAtEnd(g *testkit.Guarded, n int) []float64 {
+	return unsafe.Slice((*float64)(unsafe.Pointer(&g.WordsAtEnd(n)[0])), n)
+}
+
+var guardedKernels = []guardedKernel{
+	{"Reaches", [2]string{"rx", "ry"}, func(g *testkit.Guarded, c *soa.Boxes, out int) error {
+		wx, wy := wantReaches(c)
+		rx, ry := make([]float64, c.Len()), make([]float64, c.Len())
+		switch out {
+		case 0:
+			rx = float64sAtEnd(g, c.Len())
+		case 1:
+			ry = float64sAtEnd(g, c.Len())
+		}
+		if err := testkit.Fault(func() { batch.Reaches(c.CX, c.CY, c.UX, c.UY, c.HX, c.HY, rx, ry) }); err != nil {
+			return err
+		}
+		return errors.Join(sameBits(rx, wx), sameBits(ry, wy))
+	}},
+	{"Intervals", [2]string{"lo", "hi"}, func(g *testkit.Guarded, c *soa.Boxes, out int) error {
+		wlo, whi := wantIntervals(c, false)
+		lo, hi := make([]float32, c.Len()), make([]float32, c.Len())
+		switch out {
+		case 0:
+			lo = g.FloatsAtEnd(c.Len())
+		case 1:
+			hi = g.FloatsAtEnd(c.Len())
+		}
+		if err := testkit.Fault(func() { batch.Intervals(c.CX, c.CY, c.UX, c.UY, c.HX, c.HY, lo, hi) }); err != nil {
+			return err
+		}
+		return errors.Join(sameFloats(lo, wlo), sameFloats(hi, whi))
+	}},
+}
+
+// TestColumnKernelGuardPages places each of the six columns Reaches and
+// Intervals read and each of their two outputs right before an
+// unreadable page, for every length up to three of the widest groups and
+// one more, so that every partial last group ends at the page.
+func TestColumnKernelGuardPages(t *testing.T) {
 	g := testkit.NewGuarded(t, 64<<10)
 	r := rand.New(rand.NewPCG(73, 74))
 	testkit.ForEachImpl(t, func(t *testing.T) {
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		for n := 1; n <= 3*8+1; n++ {
-			b := reachSet(r, n)
-			wx, wy := wantReaches(b)
-			for place := range 8 {
-				c := *b
-				cols := [6]*[]float32{&c.CX, &c.CY, &c.UX, &c.UY, &c.HX, &c.HY}
-				rx, ry := make([]float64, n), make([]float64, n)
-				var where string
-				switch {
-				case place < 6:
-					where = [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place]
-					*cols[place] = g.FloatsCopy(*cols[place])
-				case place == 6:
-					where = "rx"
-					rx = unsafe.Slice((*float64)(unsafe.Pointer(&g.WordsAtEnd(n)[0])), n)
-				default:
-					where = "ry"
-					ry = unsafe.Slice((*float64)(unsafe.Pointer(&g.WordsAtEnd(n)[0])), n)
-				}
-				if err := testkit.Fault(func() { batch.Reaches(c.CX, c.CY, c.UX, c.UY, c.HX, c.HY, rx, ry) }); err != nil {
-					t.Fatalf("%d boxes, %s before the guard page: %v", n, where, err)
-				}
-				if err := errors.Join(sameBits(rx, wx), sameBits(ry, wy)); err != nil {
-					t.Fatalf("%d boxes, %s before the guard page: %v", n, where, err)
-				}
-			}
-		}
-	})
-}
-
-// TestIntervalGuardPages places each of the six columns Intervals reads
-// and each of its two outputs right before an unreadable page, for every
-// length up to three of the widest groups and one more.
-func TestIntervalGuardPages(t *testing.T) {
-	g := testkit.NewGuarded(t, 64<<10)
-	r := rand.New(rand.NewPCG(77, 78))
-	testkit.ForEachImpl(t, func(t *testing.T) {
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		for n := 1; n <= 3*8+1; n++ {
-			b := reachSet(r, n)
-			wlo, whi := wantIntervals(b, false)
-			for place := range 8 {
-				c := *b
-				cols := [6]*[]float32{&c.CX, &c.CY, &c.UX, &c.UY, &c.HX, &c.HY}
-				lo, hi := make([]float32, n), make([]float32, n)
-				where := "lo"
-				switch place {
-				case 6:
-					lo = g.FloatsAtEnd(n)
-				case 7:
-					where, hi = "hi", g.FloatsAtEnd(n)
-				default:
-					where = [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place]
-					*cols[place] = g.FloatsCopy(*cols[place])
-				}
-				if err := testkit.Fault(func() { batch.Intervals(c.CX, c.CY, c.UX, c.UY, c.HX, c.HY, lo, hi) }); err != nil {
-					t.Fatalf("%d boxes, %s before the guard page: %v", n, where, err)
-				}
-				if err := errors.Join(sameFloats(lo, wlo), sameFloats(hi, whi)); err != nil {
-					t.Fatalf("%d boxes, %s before the guard page: %v", n, where, err)
+		for _, k := range guardedKernels {
+			for n := 1; n <= 3*8+1; n++ {
+				b := reachSet(r, n)
+				for place := range 8 {
+					c := *b
+					out, where := place-6, ""
+					if place < 6 {
+						cols := [6]*[]float32{&c.CX, &c.CY, &c.UX, &c.UY, &c.HX, &c.HY}
+						out, where = -1, [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place]
+						*cols[place] = g.FloatsCopy(*cols[place])
+					} else {
+						where = k.outs[out]
+					}
+					if err := k.run(g, &c, out); err != nil {
+						t.Fatalf("%s, %d boxes, %s before the guard page: %v", k.name, n, where, err)
+					}
 				}
 			}
 		}

@@ -351,7 +351,9 @@ func (s *sorted) scatterRange(r int) {
 // each bucket's few keys by insertion (a bucket holding many equal or
 // clustered starts by slices.Sort). A key ends in the box's
 // position in part, which follows index order within the group, so boxes
-// with equal starts stay in index order.
+// with equal starts stay in index order. The copy goes a chunk at a time,
+// and each chunk's reaches come from its columns while they are in the L1
+// cache (crossReaches).
 func (s *sorted) sortGroup(w *worker, g int) {
 	start, end := int(s.groupStart[g]), int(s.groupStart[g+1])
 	band, within := g/s.bandGroups, g%s.bandGroups
@@ -398,11 +400,15 @@ func (s *sorted) sortGroup(w *worker, g int) {
 	d, part := &s.boxes, s.part
 	cx, cy, ux, uy, hx, hy := d.CX[start:end], d.CY[start:end], d.UX[start:end], d.UY[start:end], d.HX[start:end], d.HY[start:end]
 	starts, his, reach, index := s.start[start:end], s.hi[start:end], s.reach[start:end], s.index[start:end]
-	for p, k := range placed {
-		r := &part[uint32(k)]
-		cx[p], cy[p], ux[p], uy[p], hx[p], hy[p] = r.cx, r.cy, r.ux, r.uy, r.hx, r.hy
-		starts[p], his[p], index[p] = uint32(k>>32), r.hi, r.index
-		reach[p] = crossReach(r.hx, r.hy, r.ux, r.uy)
+	for at := 0; at < len(placed); at += chunk {
+		stop := min(at+chunk, len(placed))
+		for p := at; p < stop; p++ {
+			k := placed[p]
+			r := &part[uint32(k)]
+			cx[p], cy[p], ux[p], uy[p], hx[p], hy[p] = r.cx, r.cy, r.ux, r.uy, r.hx, r.hy
+			starts[p], his[p], index[p] = uint32(k>>32), r.hi, r.index
+		}
+		crossReaches(ux[at:stop], uy[at:stop], hx[at:stop], hy[at:stop], reach[at:stop])
 	}
 	if s.withLo {
 		for p, k := range starts {

@@ -41,14 +41,14 @@ const (
 	bandMax   = 40000
 )
 
-// minBandedBoxes is the fewest boxes All cuts into bands. At 100,000
-// boxes, three bands (a third of the candidates) measured 9 to 10% slower
-// than one sweep on bench/'s uniform scene and 7 to 8% faster on its RTS
-// scene (BenchmarkAllPairs, n=100000); at 1,000,000, 25 bands took 66.3
-// against one sweep's 88.9 ms on the uniform scene
-// (BenchmarkAllPairsScaling). The package's tests lower it, to band their
-// smaller sets.
-var minBandedBoxes = 1 << 19
+// minBandedBoxes is the fewest boxes All cuts into bands. Against one
+// sweep, in alternating rounds of Finder.All on the uniform scene with one
+// worker, the bands took 6% more time at 70,000 boxes, as much at 100,000,
+// and 4% less at 150,000, 12% at 200,000, 18% at 300,000 and 24% at
+// 500,000 (with two workers: as much at 100,000, 8% less at 200,000, 20%
+// at 500,000); on the RTS scene 3% less at 70,000, 6% at 100,000 and 12%
+// at 200,000. The package's tests lower it, to band their smaller sets.
+var minBandedBoxes = 1 << 17
 
 // bandCount is how many bands All asks the sort for with n boxes.
 func bandCount(n int) int {

@@ -41,13 +41,14 @@ const (
 	bandMax   = 40000
 )
 
-// minBandedBoxes is the fewest boxes All cuts into bands. Against one
-// sweep, in alternating rounds of Finder.All on the uniform scene with one
-// worker, the bands took 6% more time at 70,000 boxes, as much at 100,000,
-// and 4% less at 150,000, 12% at 200,000, 18% at 300,000 and 24% at
-// 500,000 (with two workers: as much at 100,000, 8% less at 200,000, 20%
-// at 500,000); on the RTS scene 3% less at 70,000, 6% at 100,000 and 12%
-// at 200,000. The package's tests lower it, to band their smaller sets.
+// minBandedBoxes is the fewest boxes All cuts into bands.
+// BenchmarkBandThreshold, one worker, bands against one sweep: on the
+// uniform scene 6% more time at 70,000 boxes and 4% more at 100,000, 7%
+// less at 150,000, 13% at 200,000 and 23% at 500,000; on the RTS scene as
+// much at 70,000, 4% less at 100,000, 12% at 200,000 and 17% at 500,000.
+// With two workers they gain from 150,000 boxes on the uniform scene and
+// from 100,000 on the RTS scene. The package's tests lower it, to band
+// their smaller sets.
 var minBandedBoxes = 1 << 17
 
 // bandCount is how many bands All asks the sort for with n boxes.
@@ -55,6 +56,12 @@ func bandCount(n int) int {
 	if n < minBandedBoxes {
 		return 1
 	}
+	return bandsFor(n)
+}
+
+// bandsFor is how many bands All asks for with n boxes at or above
+// minBandedBoxes.
+func bandsFor(n int) int {
 	return max(1, int(math.Sqrt(float64(n)/bandBoxes)), n/bandMax)
 }
 

@@ -94,3 +94,35 @@ func BenchmarkSmallPasses(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBandThreshold times All on bench/'s uniform and RTS scenes
+// around minBandedBoxes, in one sweep (bands=one) and cut into the bands
+// bandsFor gives (bands=cut), with one and two workers: the comparison
+// minBandedBoxes is chosen from (benchstat -col /bands).
+func BenchmarkBandThreshold(b *testing.B) {
+	for _, sc := range []struct {
+		name string
+		make func(*rand.Rand, int, *soa.Boxes)
+	}{{"uniform", scene.Uniform}, {"rts", scene.RTS}} {
+		for _, n := range []int{70000, 100000, 150000, 200000, 500000} {
+			var boxes soa.Boxes
+			sc.make(rand.New(rand.NewPCG(uint64(n), 3)), n, &boxes)
+			for _, workers := range []int{1, 2} {
+				for _, bands := range []struct {
+					name string
+					k    int
+				}{{"one", 1}, {"cut", bandsFor(n)}} {
+					b.Run(fmt.Sprintf("scene=%s/workers=%d/bands=%s/n=%d", sc.name, workers, bands.name, n), func(b *testing.B) {
+						f := Finder{Workers: workers}
+						dst := f.all(nil, &boxes, bands.k)
+						b.ReportAllocs()
+						for b.Loop() {
+							dst = f.all(dst[:0], &boxes, bands.k)
+						}
+						b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/box")
+					})
+				}
+			}
+		}
+	}
+}

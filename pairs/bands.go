@@ -27,7 +27,7 @@ import "math"
 // workers, and the merge that sorts the pairs into the caller's order.
 //
 // Two boxes that overlap have bounds across the sweep that overlap, and
-// the band of a bound never decreases with it (bandOf), so each box's first
+// the band of a bound never decreases with it (binMap), so each box's first
 // band is at most the other's last: both boxes are in every band from the
 // higher of their first bands to the lower of their last. The pair is kept
 // in the first of those only, the one that is the first band of one of the
@@ -82,9 +82,9 @@ func (s *sorted) setBands(k int, lo, hi, mean float64) int {
 		k = 1
 	}
 	s.bands = k
-	s.bandBase, s.bandScale = lo, 0
+	s.bandMap = binMap{base: lo, last: k - 1, top: float64(k - 1)}
 	if k > 1 {
-		s.bandScale = float64(k) / span
+		s.bandMap.scale = float64(k) / span
 	}
 	return k
 }
@@ -92,27 +92,6 @@ func (s *sorted) setBands(k int, lo, hi, mean float64) int {
 // bandSpans is how many times the average box's span across the sweep a
 // band is at least high.
 const bandSpans = 4
-
-// bandsOf returns the first and the last band that a box reaches, from its
-// cross (crossBounds): every band when its bounds are not finite. The band
-// of a bound, ⌊(v - base)·scale⌋ clamped to the bands, never decreases
-// with v: a difference and a product of float64s rounded to nearest are
-// monotone, and so are the floor and the clamp.
-func (s *sorted) bandsOf(cross uint64) (first, last int) {
-	lo, hi, ok := crossBounds(cross)
-	if !ok {
-		return 0, s.bands - 1
-	}
-	return s.bandOf(lo), s.bandOf(hi)
-}
-
-func (s *sorted) bandOf(v float64) int {
-	x := (v - s.bandBase) * s.bandScale
-	if !(x > 0) {
-		return 0
-	}
-	return int(min(x, float64(s.bands-1)))
-}
 
 // bandAt returns the band that sorted position p lies in: the first band
 // that ends after p.

@@ -60,13 +60,12 @@ type sorted struct {
 	groups, ranges int
 	fill           []int32
 	// bucket[k] is the first sorted position whose start maps to bucket k
-	// or later, start -> (start-bucketLo)*bucketScale: a coarse index over
+	// or later (bucketMap maps a start to its bucket): a coarse index over
 	// the starts that brackets firstAbove's answer. Group g of a band holds
 	// the band's boxes of buckets [g·groupBuckets, (g+1)·groupBuckets), the
 	// band's last group its last bucket too.
 	bucket       []int32
-	bucketLo     float64
-	bucketScale  float64
+	bucketMap    binMap
 	buckets      int // buckets per band, nb: a start maps to one of [0, nb]
 	groupBuckets int // buckets per group, 1 << groupShift
 	groupShift   int
@@ -77,9 +76,9 @@ type sorted struct {
 	// float32 bits of lo << 32 | hi (intervals; see crossBounds), then its
 	// first and last band, first << 32 | last (countRange, for
 	// scatterRange).
-	bands, bandGroups   int
-	bandBase, bandScale float64
-	cross               []uint64
+	bands, bandGroups int
+	bandMap           binMap
+	cross             []uint64
 }
 
 // record is one box (transposed for a sweep along y), the end of its padded
@@ -265,26 +264,32 @@ func (s *sorted) indexRange(r int) (start, end int) {
 func (s *sorted) countRange(r int) {
 	count := s.fill[r*s.groups : (r+1)*s.groups]
 	clear(count)
-	start, end := s.indexRange(r)
-	buckets := s.keyBucket[start:end]
+	first, end := s.indexRange(r)
+	keys, buckets := s.keys[first:end], s.keyBucket[first:end]
+	bucketMap, groupMap := s.bucketMap, s.groupMap()
 	if s.bands == 1 {
-		for i, k := range s.keys[start:end] {
+		for i, k := range keys {
 			if start := uint32(k >> 32); start < nanKey {
-				b := int32(s.bucketOf(unsortable(start)))
+				b := int32(bucketMap.of(float64(unsortable(start))))
 				buckets[i] = b
-				count[s.groupOf(b)]++
+				count[groupMap.of(b)]++
 			}
 		}
 		return
 	}
-	gb := s.bandGroups
-	cross := s.cross[start:end]
-	for i, k := range s.keys[start:end] {
+	gb, bandMap := s.bandGroups, s.bandMap
+	cross := s.cross[first:end]
+	for i, k := range keys {
 		if start := uint32(k >> 32); start < nanKey {
-			b := int32(s.bucketOf(unsortable(start)))
+			b := int32(bucketMap.of(float64(unsortable(start))))
 			buckets[i] = b
-			g := int(s.groupOf(b))
-			t0, t1 := s.bandsOf(cross[i])
+			g := int(groupMap.of(b))
+			// The first and the last band the box reaches: every band
+			// when its bounds across the sweep are not finite.
+			t0, t1 := 0, bandMap.last
+			if lo, hi, ok := crossBounds(cross[i]); ok {
+				t0, t1 = bandMap.of(lo), bandMap.of(hi)
+			}
 			cross[i] = uint64(t0)<<32 | uint64(t1)
 			for t := t0; t <= t1; t++ {
 				count[t*gb+g]++
@@ -297,41 +302,43 @@ func (s *sorted) countRange(r int) {
 // position of the range's row of fill for its group, with its start and
 // position in partKeys and its bucket within the group in partBucket: in
 // each band it reaches, its index complemented in every band but its
-// first.
+// first. Like countRange, it reads the sorted set's fields into local
+// variables once (see binMap).
 func (s *sorted) scatterRange(r int) {
 	fill := s.fill[r*s.groups : (r+1)*s.groups]
 	part, partKeys, partBucket := s.part, s.partKeys, s.partBucket
-	start, end := s.indexRange(r)
+	first, end := s.indexRange(r)
+	keys, buckets, recs := s.keys[first:end], s.keyBucket[first:end], s.recs[first:end]
+	groupMap := s.groupMap()
 	if s.bands == 1 {
-		for i := start; i < end; i++ {
-			k := s.keys[i]
+		for i, k := range keys {
 			start := uint32(k >> 32)
 			if start >= nanKey {
 				continue
 			}
-			b := s.keyBucket[i]
-			g := s.groupOf(b)
+			b := buckets[i]
+			g := groupMap.of(b)
 			p := fill[g]
 			fill[g]++
-			part[p] = s.recs[i]
+			part[p] = recs[i]
 			partKeys[p] = uint64(start)<<32 | uint64(p)
-			partBucket[p] = uint16(b - g<<s.groupShift)
+			partBucket[p] = uint16(b - g<<groupMap.shift)
 		}
 		return
 	}
 	gb := s.bandGroups
-	for i := start; i < end; i++ {
-		k := s.keys[i]
+	cross := s.cross[first:end]
+	for i, k := range keys {
 		start := uint32(k >> 32)
 		if start >= nanKey {
 			continue
 		}
-		b := s.keyBucket[i]
-		g := s.groupOf(b)
-		local := uint16(b - g<<s.groupShift)
-		c := s.cross[i]
+		b := buckets[i]
+		g := groupMap.of(b)
+		local := uint16(b - g<<groupMap.shift)
+		c := cross[i]
 		t0, t1 := int(c>>32), int(uint32(c))
-		rec := s.recs[i]
+		rec := recs[i]
 		for t := t0; t <= t1; t++ {
 			at := t*gb + int(g)
 			p := fill[at]
@@ -339,7 +346,7 @@ func (s *sorted) scatterRange(r int) {
 			part[p] = rec
 			partKeys[p] = uint64(start)<<32 | uint64(p)
 			partBucket[p] = local
-			rec.index = ^int32(i)
+			rec.index = ^int32(first + i)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/internal/room"
-	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
 
@@ -51,6 +50,9 @@ const fullStepShare = 8
 // (BenchmarkWorldStep, moved=100%).
 type packed struct {
 	b       soa.Boxes
+	bounds  []rect // the bounds of the boxes of the far levels (cells_far.go)
+	far     []bool // which of the Dynamic grid's levels, in its order, are far levels
+	perLvl  []int  // the Dynamic grid's boxes by level, in its order
 	reach   []float32
 	h       []Handle
 	f       []Filter
@@ -82,6 +84,15 @@ func (w *World) pack(n int) {
 	p.b = soa.Boxes{CX: p.b.CX[:end], CY: p.b.CY[:end], UX: p.b.UX[:end], UY: p.b.UY[:end], HX: p.b.HX[:end], HY: p.b.HY[:end]}
 	p.reach, p.h, p.f = p.reach[:end], p.h[:end], p.f[:end]
 	p.workers = n
+	if p.farLevels(g) {
+		if cap(p.bounds) < end {
+			p.bounds = make([]rect, cap(p.h))
+		}
+		p.bounds = p.bounds[:end]
+	}
+	for i := range w.step.cols {
+		w.step.cols[i].far.ok = false // gathered from the last step's packed boxes
+	}
 	w.fanOut(n, (*World).packCells)
 }
 
@@ -124,6 +135,9 @@ func (w *World) packCells(k int) {
 			}
 			at += n
 		}
+		if p.isFar(g, g.cells[c].key.level) {
+			p.boundsOf(int(p.start[c]), int(p.start[c+1]))
+		}
 	}
 }
 
@@ -143,8 +157,9 @@ func put[T any](dst []T, src *[blockLanes]T, n int) {
 
 // columns is a worker's scratch for one cell: the runs and bitsets of its
 // kernel calls, the packed ranges of the higher levels' cells its boxes
-// reach, and the boxes of the Static grid that can pair with them,
-// gathered with their reaches, handles and filters.
+// reach, the boxes of the Static grid that can pair with them, gathered
+// with their reaches, handles and filters, and the far levels' boxes that
+// can pair with the boxes of its square (farSet).
 type columns struct {
 	runs   []int32
 	bits   []uint64
@@ -155,6 +170,7 @@ type columns struct {
 	rch    []float32
 	h      []Handle
 	f      []Filter
+	far    farSet
 }
 
 func (c *columns) reset() {
@@ -176,12 +192,16 @@ func shareRoom(cols []columns) {
 	room.EvenOut(cols, func(c *columns) *[]float32 { return &c.rch })
 	room.EvenOut(cols, func(c *columns) *[]Handle { return &c.h })
 	room.EvenOut(cols, func(c *columns) *[]Filter { return &c.f })
+	room.EvenOut(cols, func(c *columns) *[]float32 { return &c.far.rch })
+	room.EvenOut(cols, func(c *columns) *[]Handle { return &c.far.h })
+	room.EvenOut(cols, func(c *columns) *[]Filter { return &c.far.f })
 	for _, col := range []func(b *soa.Boxes) *[]float32{
 		func(b *soa.Boxes) *[]float32 { return &b.CX }, func(b *soa.Boxes) *[]float32 { return &b.CY },
 		func(b *soa.Boxes) *[]float32 { return &b.UX }, func(b *soa.Boxes) *[]float32 { return &b.UY },
 		func(b *soa.Boxes) *[]float32 { return &b.HX }, func(b *soa.Boxes) *[]float32 { return &b.HY },
 	} {
 		room.EvenOut(cols, func(c *columns) *[]float32 { return col(&c.b) })
+		room.EvenOut(cols, func(c *columns) *[]float32 { return col(&c.far.b) })
 	}
 }
 
@@ -384,39 +404,31 @@ func (w *World) crossPairs(dst []uint64, cols *columns, p *packed, ck cellKey, f
 	if len(st.levels) == 0 && g.levels[len(g.levels)-1] == ck.level {
 		return dst
 	}
-	// The cell's boxes' bounds, rounded outward; a clamped coordinate's
-	// cell holds centers beyond its nominal range, so its side is open.
-	r, s := sizes(int(ck.level))
-	lo, hi := obb.Vec2{X: f32.Down(float64(float64(ck.x)*s) - r), Y: f32.Down(float64(float64(ck.y)*s) - r)},
-		obb.Vec2{X: f32.Up(float64(float64(ck.x+1)*s) + r), Y: f32.Up(float64(float64(ck.y+1)*s) + r)}
-	if ck.x == -maxCoord {
-		lo.X = f32.Down(-0x1p200)
-	}
-	if ck.x == maxCoord {
-		hi.X = f32.Up(0x1p200)
-	}
-	if ck.y == -maxCoord {
-		lo.Y = f32.Down(-0x1p200)
-	}
-	if ck.y == maxCoord {
-		hi.Y = f32.Up(0x1p200)
-	}
-	// The higher Dynamic levels' boxes are packed too: the cells in reach
-	// are ranges of the packed columns, which the kernel reads in place.
-	// Gathering their boxes into columns copied each once per lower cell
-	// that reaches it (BenchmarkWorldStep, world=rts and world=mixed).
-	ranges := cols.ranges[:0]
-	for _, k := range g.levels {
-		if k > ck.level {
-			last := int32(-1)
-			g.visitLevel(k, lo, hi, func(b *block) bool {
-				if b.cell != last { // a cell's blocks come one after the other
-					last = b.cell
-					ranges = appendRange(ranges, packedRange{p.start[last], p.start[last+1]})
-				}
-				return false
-			})
+	lo, hi := squareBounds(ck.level, ck.x, ck.y, ck.x, ck.y)
+	// The boxes of the higher Dynamic levels that are not far from the
+	// cell's are packed too: the cells in reach are ranges of the packed
+	// columns, which the kernel reads in place. Gathering their boxes into
+	// columns copied each once per lower cell that reaches it
+	// (BenchmarkWorldStep, world=rts and world=mixed). The far levels'
+	// boxes that can pair with the cell's are in the worker's farSet
+	// (cells_far.go).
+	ranges, farther := cols.ranges[:0], false
+	for i, k := range g.levels {
+		if k <= ck.level {
+			continue
 		}
+		if p.far[i] && k-ck.level >= farGap {
+			farther = true
+			continue
+		}
+		last := int32(-1)
+		g.visitLevel(k, lo, hi, func(b *block) bool {
+			if b.cell != last { // a cell's blocks come one after the other
+				last = b.cell
+				ranges = appendRange(ranges, packedRange{p.start[last], p.start[last+1]})
+			}
+			return false
+		})
 	}
 	cols.ranges = ranges
 	runs, words := cols.runs[:0], 0
@@ -428,6 +440,16 @@ func (w *World) crossPairs(dst []uint64, cols *columns, p *packed, ck cellKey, f
 	}
 	cols.runs = runs
 	dst = cols.test(dst, p, &p.b, p.reach, p.h, p.f, words)
+	if farther {
+		if fs := w.far(cols, p, ck); fs.n > 0 {
+			runs := cols.runs[:0]
+			for i := first; i < end; i++ {
+				runs = append(runs, i, 0, fs.n)
+			}
+			cols.runs = runs
+			dst = cols.test(dst, p, &fs.b, fs.rch, fs.h, fs.f, int(end-first)*batch.Words(int(fs.n)))
+		}
+	}
 	// The Static grid's boxes are gathered.
 	cols.reset()
 	for _, k := range st.levels {

@@ -155,8 +155,8 @@ func TestBuffersHaveRoom(t *testing.T) {
 		}
 	}
 	// The large boxes are a level of their own, in both grids, so the
-	// workers tested ranges of the packed columns and gathered the Static
-	// boxes into their columns.
+	// workers gathered the higher Dynamic boxes into their far sets and the
+	// Static boxes into their columns.
 	first := columnsRoom(&st.cols[0])
 	if slices.Contains(first, 0) {
 		t.Fatalf("worker 0's columns have room %v: some were never used", first)
@@ -168,6 +168,8 @@ func TestBuffersHaveRoom(t *testing.T) {
 
 // columnsRoom returns the capacities of c's slices.
 func columnsRoom(c *columns) []int {
-	return []int{cap(c.runs), cap(c.bits), cap(c.ranges), cap(c.rch), cap(c.h), cap(c.f),
-		cap(c.b.CX), cap(c.b.CY), cap(c.b.UX), cap(c.b.UY), cap(c.b.HX), cap(c.b.HY)}
+	f := &c.far
+	return []int{cap(c.runs), cap(c.bits), cap(c.rch), cap(c.h), cap(c.f),
+		cap(c.b.CX), cap(c.b.CY), cap(c.b.UX), cap(c.b.UY), cap(c.b.HX), cap(c.b.HY),
+		cap(f.rch), cap(f.h), cap(f.f), cap(f.b.CX), cap(f.b.CY), cap(f.b.UX), cap(f.b.UY), cap(f.b.HX), cap(f.b.HY)}
 }

@@ -313,17 +313,28 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 	// The RTS scene's two poses differ by half in pairs, so Pairs' buffers
 	// hold different numbers of pairs from step to step.
 	scene.RTS(rand.New(rand.NewPCG(3, 3)), 20000, &rts)
+	// The mixed scene's boxes jump far from pose to pose, so that every
+	// box leaves its fat bounds, the candidates are dropped, and every
+	// step goes cell by cell, gathering the large boxes (cells_far.go).
+	var mixed soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(3, 3)), 20000, &mixed)
+	for i := 0; i < mixed.Len(); i += 100 {
+		mixed.HX[i], mixed.HY[i] = 100*mixed.HX[i], 100*mixed.HY[i]
+	}
 	defer world.SortAll(false)
 	for _, c := range []struct {
 		scene   string
 		workers int
 		sorted  bool
-	}{{"uniform", 1, false}, {"uniform", 2, false}, {"uniform", 2, true}, {"rts", 1, false}, {"rts", 2, false}} {
+	}{{"uniform", 1, false}, {"uniform", 2, false}, {"uniform", 2, true}, {"rts", 1, false}, {"rts", 2, false}, {"mixed", 1, false}, {"mixed", 2, false}} {
 		workers := c.workers
 		world.SortAll(c.sorted)
-		boxes := uniform
-		if c.scene == "rts" {
+		boxes, jump := uniform, 0.05
+		switch c.scene {
+		case "rts":
 			boxes = rts
+		case "mixed":
+			boxes, jump = mixed, 5
 		}
 		t.Run(fmt.Sprintf("scene=%s/workers=%d/sorted=%v", c.scene, workers, c.sorted), func(t *testing.T) {
 			w := world.New()
@@ -335,7 +346,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			for i := range hs {
 				b := boxes.At(i)
 				poses[0][i] = b
-				b.Center = b.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 0.05), Y: float32(r.NormFloat64() * 0.05)})
+				b.Center = b.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * jump), Y: float32(r.NormFloat64() * jump)})
 				poses[1][i] = b
 				columns[0].Append(poses[0][i])
 				columns[1].Append(b)
@@ -376,8 +387,12 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			for range 16 {
 				step()
 			}
+			served, _ := world.FatStats(w)
 			if n := testkit.Mallocs(20, "github.com/obb2d/obb2d/world.(*World).", step); n != 0 {
 				t.Fatalf("20 steps allocate %d times", n)
+			}
+			if now, _ := world.FatStats(w); c.scene == "mixed" && now != served {
+				t.Fatalf("the measured steps were served from the candidates of fat bounds %d times, not cell by cell", now-served)
 			}
 		})
 	}
@@ -643,15 +658,7 @@ func TestCellBoundaries(t *testing.T) {
 			w := world.New()
 			hs := w.InsertBoxes(nil, &b, world.Dynamic, world.DefaultFilter)
 			for step := range 3 {
-				got := w.Pairs(nil)
-				var want []world.Pair
-				for i := range hs {
-					for j := i + 1; j < len(hs); j++ {
-						if b.At(i).Overlaps(b.At(j)) {
-							want = append(want, world.Pair{A: hs[i], B: hs[j]})
-						}
-					}
-				}
+				got, want := w.Pairs(nil), brutePairs(hs, &b)
 				if !slices.Equal(got, want) {
 					t.Fatalf("step %d: %d pairs, brute force %d", step, len(got), len(want))
 				}
@@ -668,6 +675,23 @@ func TestCellBoundaries(t *testing.T) {
 			}
 		})
 	}
+}
+
+// brutePairs returns the pairs of the boxes of b, handle hs[i] for box i
+// in ascending handles, that obb.Box.Overlaps reports, by testing every
+// pair: the pairs a World of those boxes, all Dynamic with the default
+// filter, reports.
+func brutePairs(hs []world.Handle, b *soa.Boxes) []world.Pair {
+	var out []world.Pair
+	for i := range hs {
+		for j := i + 1; j < len(hs); j++ {
+			if b.At(i).Overlaps(b.At(j)) {
+				out = append(out, world.Pair{A: min(hs[i], hs[j]), B: max(hs[i], hs[j])})
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y world.Pair) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
+	return out
 }
 
 // TestRayCastFarAxes checks RayCastAll with boxes whose axes are far from

@@ -154,9 +154,11 @@ func TestBuffersHaveRoom(t *testing.T) {
 			t.Fatalf("%s has room for %d pairs, the step found %d", name, cap(b), len(st.prev))
 		}
 	}
-	// The large boxes are a level of their own, in both grids, so the
-	// workers gathered the higher Dynamic boxes into their far sets and the
-	// Static boxes into their columns.
+	// The large boxes are a level of their own, in both grids, four above
+	// the small boxes' and far (cells_far.go), so the workers gathered the
+	// large Dynamic boxes into their far sets and the Static boxes into
+	// their columns. (The ranges of the packed columns that the levels
+	// less far above are tested in, columns.ranges, are not used here.)
 	first := columnsRoom(&st.cols[0])
 	if slices.Contains(first, 0) {
 		t.Fatalf("worker 0's columns have room %v: some were never used", first)

@@ -157,25 +157,32 @@ func put[T any](dst []T, src *[blockLanes]T, n int) {
 
 // columns is a worker's scratch for one cell: the runs and bitsets of its
 // kernel calls, the packed ranges of the higher levels' cells its boxes
-// reach, the boxes of the Static grid that can pair with them, gathered
-// with their reaches, handles and filters, and the far levels' boxes that
-// can pair with the boxes of its square (farSet).
+// reach, the boxes of the Static grid that can pair with them, gathered,
+// and the far levels' boxes that can pair with the boxes of its square
+// (farSet).
 type columns struct {
 	runs   []int32
 	bits   []uint64
 	ranges []packedRange // crossPairs' ranges of the packed columns
-	b      soa.Boxes
-	r      float32 // the reach of the boxes add is given: their level's R, rounded up
-	above  int32   // where neighbours looks first for the next cell's row above
-	rch    []float32
-	h      []Handle
-	f      []Filter
-	far    farSet
+	gathered
+	r     float32 // the reach of the boxes add is given: their level's R, rounded up
+	above int32   // where neighbours looks first for the next cell's row above
+	far   farSet
 }
 
-func (c *columns) reset() {
-	c.b.CX, c.b.CY, c.b.UX, c.b.UY, c.b.HX, c.b.HY = c.b.CX[:0], c.b.CY[:0], c.b.UX[:0], c.b.UY[:0], c.b.HX[:0], c.b.HY[:0]
-	c.rch, c.h, c.f = c.rch[:0], c.h[:0], c.f[:0]
+// gathered is boxes copied into columns of their own for the kernel, with
+// their reaches, handles and filters.
+type gathered struct {
+	b   soa.Boxes
+	rch []float32
+	h   []Handle
+	f   []Filter
+}
+
+// reset empties g.
+func (g *gathered) reset() {
+	g.b.CX, g.b.CY, g.b.UX, g.b.UY, g.b.HX, g.b.HY = g.b.CX[:0], g.b.CY[:0], g.b.UX[:0], g.b.UY[:0], g.b.HX[:0], g.b.HY[:0]
+	g.rch, g.h, g.f = g.rch[:0], g.h[:0], g.f[:0]
 }
 
 // shareRoom gives every worker's scratch columns the room of the roomiest
@@ -189,19 +196,21 @@ func shareRoom(cols []columns) {
 	room.EvenOut(cols, func(c *columns) *[]int32 { return &c.runs })
 	room.EvenOut(cols, func(c *columns) *[]uint64 { return &c.bits })
 	room.EvenOut(cols, func(c *columns) *[]packedRange { return &c.ranges })
-	room.EvenOut(cols, func(c *columns) *[]float32 { return &c.rch })
-	room.EvenOut(cols, func(c *columns) *[]Handle { return &c.h })
-	room.EvenOut(cols, func(c *columns) *[]Filter { return &c.f })
-	room.EvenOut(cols, func(c *columns) *[]float32 { return &c.far.rch })
-	room.EvenOut(cols, func(c *columns) *[]Handle { return &c.far.h })
-	room.EvenOut(cols, func(c *columns) *[]Filter { return &c.far.f })
+	shareGathered(cols, func(c *columns) *gathered { return &c.gathered })
+	shareGathered(cols, func(c *columns) *gathered { return &c.far.gathered })
+}
+
+// shareGathered is shareRoom for the gathered boxes that g selects.
+func shareGathered(cols []columns, g func(*columns) *gathered) {
+	room.EvenOut(cols, func(c *columns) *[]float32 { return &g(c).rch })
+	room.EvenOut(cols, func(c *columns) *[]Handle { return &g(c).h })
+	room.EvenOut(cols, func(c *columns) *[]Filter { return &g(c).f })
 	for _, col := range []func(b *soa.Boxes) *[]float32{
 		func(b *soa.Boxes) *[]float32 { return &b.CX }, func(b *soa.Boxes) *[]float32 { return &b.CY },
 		func(b *soa.Boxes) *[]float32 { return &b.UX }, func(b *soa.Boxes) *[]float32 { return &b.UY },
 		func(b *soa.Boxes) *[]float32 { return &b.HX }, func(b *soa.Boxes) *[]float32 { return &b.HY },
 	} {
-		room.EvenOut(cols, func(c *columns) *[]float32 { return col(&c.b) })
-		room.EvenOut(cols, func(c *columns) *[]float32 { return col(&c.far.b) })
+		room.EvenOut(cols, func(c *columns) *[]float32 { return col(&g(c).b) })
 	}
 }
 

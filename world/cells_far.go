@@ -7,7 +7,6 @@ import (
 	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/obb"
-	"github.com/obb2d/obb2d/soa"
 )
 
 // A full step pairs each Dynamic cell's boxes with the boxes of the higher
@@ -143,11 +142,8 @@ func squareBounds(k int16, x0, y0, x1, y1 int32) (lo, hi obb.Vec2) {
 type farSet struct {
 	key cellKey
 	ok  bool // key's boxes are gathered, in this step
-	b   soa.Boxes
-	rch []float32
-	h   []Handle
-	f   []Filter
-	n   int32 // the boxes, without the room
+	gathered
+	n int32 // the boxes, without the room
 }
 
 // far returns the higher Dynamic boxes that can pair with the boxes of
@@ -186,12 +182,6 @@ func (w *World) far(cols *columns, p *packed, ck cellKey) *farSet {
 		fs.add(p, 0) // room for the kernel, never in a run
 	}
 	return fs
-}
-
-// reset empties fs.
-func (fs *farSet) reset() {
-	fs.b.CX, fs.b.CY, fs.b.UX, fs.b.UY, fs.b.HX, fs.b.HY = fs.b.CX[:0], fs.b.CY[:0], fs.b.UX[:0], fs.b.UY[:0], fs.b.HX[:0], fs.b.HY[:0]
-	fs.rch, fs.h, fs.f = fs.rch[:0], fs.h[:0], fs.f[:0]
 }
 
 // add appends packed box j.

@@ -170,8 +170,10 @@ func TestBuffersHaveRoom(t *testing.T) {
 
 // columnsRoom returns the capacities of c's slices.
 func columnsRoom(c *columns) []int {
-	f := &c.far
-	return []int{cap(c.runs), cap(c.bits), cap(c.rch), cap(c.h), cap(c.f),
-		cap(c.b.CX), cap(c.b.CY), cap(c.b.UX), cap(c.b.UY), cap(c.b.HX), cap(c.b.HY),
-		cap(f.rch), cap(f.h), cap(f.f), cap(f.b.CX), cap(f.b.CY), cap(f.b.UX), cap(f.b.UY), cap(f.b.HX), cap(f.b.HY)}
+	return append(append([]int{cap(c.runs), cap(c.bits)}, gatheredRoom(&c.gathered)...), gatheredRoom(&c.far.gathered)...)
+}
+
+// gatheredRoom returns the capacities of g's slices.
+func gatheredRoom(g *gathered) []int {
+	return []int{cap(g.rch), cap(g.h), cap(g.f), cap(g.b.CX), cap(g.b.CY), cap(g.b.UX), cap(g.b.UY), cap(g.b.HX), cap(g.b.HY)}
 }

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
@@ -159,6 +161,8 @@ func TestBuffersHaveRoom(t *testing.T) {
 	// large Dynamic boxes into their far sets and the Static boxes into
 	// their columns. (The ranges of the packed columns that the levels
 	// less far above are tested in, columns.ranges, are not used here.)
+	// Both workers' far sets can come out with the same room without
+	// shareRoom; TestShareRoomCoversEveryBuffer checks every buffer.
 	first := columnsRoom(&st.cols[0])
 	if slices.Contains(first, 0) {
 		t.Fatalf("worker 0's columns have room %v: some were never used", first)
@@ -176,4 +180,47 @@ func columnsRoom(c *columns) []int {
 // gatheredRoom returns the capacities of g's slices.
 func gatheredRoom(g *gathered) []int {
 	return []int{cap(g.rch), cap(g.h), cap(g.f), cap(g.b.CX), cap(g.b.CY), cap(g.b.UX), cap(g.b.UY), cap(g.b.HX), cap(g.b.HY)}
+}
+
+// TestShareRoomCoversEveryBuffer gives each slice of one worker's columns,
+// found by reflection so that a buffer added later is covered too, a
+// capacity of its own, and checks that shareRoom gives the other worker's
+// the same.
+func TestShareRoomCoversEveryBuffer(t *testing.T) {
+	cols := make([]columns, 2)
+	var fill func(v reflect.Value, path string)
+	var names []string
+	fill = func(v reflect.Value, path string) {
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				fill(v.Field(i), path+"."+v.Type().Field(i).Name)
+			}
+		case reflect.Slice:
+			v = reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+			v.Set(reflect.MakeSlice(v.Type(), 0, 5+len(names)))
+			names = append(names, path)
+		}
+	}
+	fill(reflect.ValueOf(&cols[0]).Elem(), "columns")
+	shareRoom(cols)
+	i := 0
+	var check func(v reflect.Value)
+	check = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Struct:
+			for f := range v.NumField() {
+				check(v.Field(f))
+			}
+		case reflect.Slice:
+			if v.Cap() != 5+i {
+				t.Errorf("%s: the other worker has room %d, want %d", names[i], v.Cap(), 5+i)
+			}
+			i++
+		}
+	}
+	check(reflect.ValueOf(&cols[1]).Elem())
+	if len(names) < 20 {
+		t.Fatalf("found %d slices in columns: %v", len(names), names)
+	}
 }

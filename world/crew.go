@@ -14,8 +14,19 @@ import (
 type crew struct {
 	task    func(w *World, worker int)
 	helpers []func()
-	taken   []*atomic.Bool // whether helper i+1's share of this run is taken
-	done    atomic.Int32   // the helpers' shares done in this run
+	shares  []*share     // helper i+1's share of this run
+	done    atomic.Int32 // the helpers' shares done in this run
+}
+
+// share is a helper's share of a run of fanOut: whether it is taken, and
+// how many goroutines started for it have not begun. While one has not,
+// fanOut starts no other for the share: that one takes it when it begins,
+// or the caller does. Without that, a caller that never yields (one P, no
+// preemption, as under js/wasm) would leave a new goroutine waiting every
+// run.
+type share struct {
+	taken   atomic.Bool
+	unbegun atomic.Int32
 }
 
 // workers returns how many goroutines to use for items items, at least
@@ -49,23 +60,28 @@ func (w *World) fanOut(n int, task func(w *World, worker int)) {
 	c.task = task
 	c.done.Store(0)
 	for len(c.helpers) < n-1 {
-		i, taken := len(c.helpers)+1, new(atomic.Bool)
-		taken.Store(true)
-		c.taken = append(c.taken, taken)
+		i, sh := len(c.helpers)+1, new(share)
+		sh.taken.Store(true)
+		c.shares = append(c.shares, sh)
 		c.helpers = append(c.helpers, func() {
-			if taken.CompareAndSwap(false, true) {
+			sh.unbegun.Add(-1)
+			if sh.taken.CompareAndSwap(false, true) {
 				c.task(w, i)
 				c.done.Add(1)
 			}
 		})
 	}
 	for i := 1; i < n; i++ {
-		c.taken[i-1].Store(false)
-		go c.helpers[i-1]()
+		sh := c.shares[i-1]
+		sh.taken.Store(false)
+		if sh.unbegun.Load() == 0 {
+			sh.unbegun.Add(1)
+			go c.helpers[i-1]()
+		}
 	}
 	task(w, 0)
 	for i := 1; i < n; i++ {
-		if c.taken[i-1].CompareAndSwap(false, true) {
+		if c.shares[i-1].taken.CompareAndSwap(false, true) {
 			task(w, i)
 			c.done.Add(1)
 		}

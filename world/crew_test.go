@@ -2,10 +2,11 @@ package world
 
 import (
 	"runtime"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/obb2d/obb2d/internal/testkit"
 )
 
 // TestFanOutTakesLateShares runs fanOut on one P, where a helper cannot
@@ -13,8 +14,9 @@ import (
 // yield: it must do every share itself and return without waiting for the
 // helpers. In the second, the first run's helpers have not begun yet, and
 // the caller's share yields: the first run's helpers and the second's then
-// take the other shares, each once. No helper that begins late may do a
-// share again.
+// take the other shares, each once, and no new goroutine may be started
+// for a share while the one started before has not begun. No helper that
+// begins late may do a share again.
 func TestFanOutTakesLateShares(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	const n = 4
@@ -22,14 +24,18 @@ func TestFanOutTakesLateShares(t *testing.T) {
 	var ran [n]atomic.Int32
 	var onCaller [n]atomic.Bool
 	yield := false
+	var most atomic.Int32 // the most goroutines a share saw
 	task := func(_ *World, i int) {
+		if g := int32(runtime.NumGoroutine()); g > most.Load() {
+			most.Store(g)
+		}
 		if i == 0 && yield {
 			for range 10 {
 				runtime.Gosched()
 			}
 		}
 		ran[i].Add(1)
-		onCaller[i].Store(callerOnStack())
+		onCaller[i].Store(testkit.OnStack(".TestFanOutTakesLateShares"))
 	}
 	check := func(run int, when string) {
 		t.Helper()
@@ -39,6 +45,14 @@ func TestFanOutTakesLateShares(t *testing.T) {
 			}
 		}
 	}
+	settle := func() { // let every helper that has not begun begin
+		for range 10 {
+			runtime.Gosched()
+			time.Sleep(time.Millisecond)
+		}
+	}
+	settle()
+	before := runtime.NumGoroutine()
 	w.fanOut(n, task)
 	check(1, "in")
 	for i := range n {
@@ -54,25 +68,9 @@ func TestFanOutTakesLateShares(t *testing.T) {
 			t.Fatalf("run 2: share %d ran on the caller, which yielded to the helpers first", i)
 		}
 	}
-	for range 10 { // let every helper begin
-		runtime.Gosched()
-		time.Sleep(time.Millisecond)
+	if g := most.Load(); g > int32(before+n-1) {
+		t.Fatalf("%d goroutines ran at once, %d before the runs: a helper was started while one started before had not begun", g, before)
 	}
+	settle()
 	check(2, "after")
-}
-
-// callerOnStack reports whether TestFanOutTakesLateShares is on the
-// calling goroutine's stack.
-func callerOnStack() bool {
-	pc := make([]uintptr, 32)
-	frames := runtime.CallersFrames(pc[:runtime.Callers(1, pc)])
-	for {
-		f, more := frames.Next()
-		if strings.HasSuffix(f.Function, ".TestFanOutTakesLateShares") {
-			return true
-		}
-		if !more {
-			return false
-		}
-	}
 }

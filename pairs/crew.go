@@ -2,7 +2,6 @@ package pairs
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/obb2d/obb2d/internal/batch"
@@ -28,6 +27,13 @@ type job interface {
 // begin a millisecond later (BenchmarkGoStart), which a pass of
 // eight jobs would pay eight times. stop ends the helpers when the pass
 // ends.
+//
+// A helper that has not begun holds nothing up: it joins a job only while
+// the job is open, and the caller, once it has run out of positions,
+// closes the job and waits only for the helpers that joined. Likewise stop
+// waits only for the helpers that began; one that begins after its pass
+// ended returns at once, or, if a later pass has started helpers, takes
+// the place of that pass's helper of its number, which does the same.
 type crew struct {
 	wk   []worker // each worker's scratch; wk[0] is the caller's
 	size int      // how many workers the pass runs on
@@ -39,19 +45,44 @@ type crew struct {
 
 	// helpers[i-1] is worker i's goroutine, made once (for this crew, self,
 	// not one it was copied from), so that starting a pass's helpers
-	// allocates nothing. helping of them are running: they run a job each
-	// time gen moves past the last one they saw (seen at start: helperGen),
-	// pending counts those still at work on the current job, and stopping
-	// tells them to return.
+	// allocates nothing, and places[i-1] its place. helping of them were
+	// started for this pass. A job starts
+	// when gen moves past the last one a helper saw (seen at start:
+	// helperGen); open holds the job's number, whether it is closed, and how
+	// many helpers joined it, and finished how many of those are done.
+	// stopping tells the helpers to return.
 	helpers   []func()
+	places    []*place
 	self      *crew
 	helping   int
 	gen       atomic.Uint32
 	helperGen uint32
-	pending   atomic.Int32
-	stopping  bool
-	wg        sync.WaitGroup
+	open      atomic.Uint64
+	finished  atomic.Int32
+	stopping  atomic.Bool
 }
+
+// place is a helper's place in a pass: placeFree when no goroutine is
+// wanted in it, placeWanted when one was started for it, placeTaken while
+// one runs; and how many goroutines started for it have not begun. While
+// one has not, startHelpers starts no other for the place: that one takes
+// it when it begins. Without that, a caller that never yields (one P, no
+// preemption, as under js/wasm) would leave a new goroutine waiting every
+// pass.
+type place struct {
+	state   atomic.Int32
+	unbegun atomic.Int32
+}
+
+const (
+	placeFree int32 = iota
+	placeWanted
+	placeTaken
+)
+
+// closed is the bit of crew.open that closes the job to helpers; the bits
+// below it count the helpers that joined.
+const closed = 1 << 31
 
 // worker is one goroutine's scratch, kept from pass to pass.
 type worker struct {
@@ -97,14 +128,16 @@ func (c *crew) run(j job, n, chunk int) {
 	}
 	c.job, c.n, c.chunk = j, n, chunk
 	c.next.Store(0)
-	c.pending.Store(int32(c.size - 1))
+	c.finished.Store(0)
 	if c.helping == 0 {
 		c.startHelpers(c.size - 1)
-	} else {
-		c.gen.Add(1)
 	}
+	g := c.gen.Load() + 1
+	c.open.Store(uint64(g) << 32)
+	c.gen.Store(g)
 	c.drain(&c.wk[0])
-	for spins := 0; c.pending.Load() != 0; spins++ {
+	joined := int32(c.open.Or(closed) & (closed - 1))
+	for spins := 0; c.finished.Load() != joined; spins++ {
 		if spins%yieldEvery == yieldEvery-1 {
 			runtime.Gosched()
 		}
@@ -118,56 +151,82 @@ func (c *crew) run(j job, n, chunk int) {
 // collector, or the program's own.
 const yieldEvery = 64
 
-// startHelpers starts n helpers on the job run has set up.
+// startHelpers starts n helpers for the jobs from the next one on.
 func (c *crew) startHelpers(n int) {
 	if c.self != c { // a new crew, or a copy: the helpers are not its own
-		c.self, c.helpers = c, nil
+		c.self, c.helpers, c.places = c, nil, nil
 	}
 	for i := len(c.helpers) + 1; i <= n; i++ {
-		c.helpers = append(c.helpers, func() { c.help(&c.wk[i]) })
+		p := new(place)
+		c.places = append(c.places, p)
+		c.helpers = append(c.helpers, func() { c.help(i, p) })
 	}
 	c.helperGen = c.gen.Load()
-	c.gen.Add(1)
 	c.helping = n
-	c.wg.Add(n)
-	for _, help := range c.helpers[:n] {
-		go help()
+	for i, help := range c.helpers[:n] {
+		p := c.places[i]
+		p.state.Store(placeWanted)
+		if p.unbegun.Load() == 0 {
+			p.unbegun.Add(1)
+			go help()
+		}
 	}
 }
 
-// help is one helper's life: it does its share of each job the pass runs,
-// as drain, and returns when stop says so. A job starts when c.gen moves
-// past the last one the helper saw; run starts the next only after every
-// helper has finished this one, so no helper can miss a job.
-func (c *crew) help(w *worker) {
-	defer c.wg.Done()
-	seen := c.helperGen
+// help is helper i's life, in place p: it joins each job the pass runs while
+// the job is open, does its share as drain, and returns when stop says so,
+// or at once if its place is not wanted (its pass ended before it began).
+func (c *crew) help(i int, p *place) {
+	p.unbegun.Add(-1)
+	if !p.state.CompareAndSwap(placeWanted, placeTaken) {
+		return
+	}
+	w, seen := &c.wk[i], c.helperGen
 	for {
-		for spins := 0; c.gen.Load() == seen; spins++ {
+		g := c.gen.Load()
+		for spins := 0; g == seen; spins++ {
 			if spins%yieldEvery == yieldEvery-1 {
 				runtime.Gosched()
 			}
+			g = c.gen.Load()
 		}
-		seen = c.gen.Load()
-		if c.stopping {
+		seen = g
+		if c.stopping.Load() {
+			p.state.Store(placeFree)
 			return
 		}
-		c.drain(w)
-		c.pending.Add(-1)
+		for {
+			st := c.open.Load()
+			if uint32(st>>32) != g || st&closed != 0 {
+				break // closed, or a later job is open: the loop above sees it
+			}
+			if c.open.CompareAndSwap(st, st+1) {
+				c.drain(w)
+				c.finished.Add(1)
+				break
+			}
+		}
 	}
 }
 
-// stop ends the helpers the pass started, if any, and waits until they have
-// returned. Every pass defers it, so that no helper spins once the pass is
-// over, panics included.
+// stop ends the helpers the pass started, if any, and waits until those that
+// began have returned. Every pass defers it, so that no helper spins once
+// the pass is over, panics included.
 func (c *crew) stop() {
 	if c.helping == 0 {
 		return
 	}
-	c.stopping = true
+	c.stopping.Store(true)
 	c.gen.Add(1)
-	c.wg.Wait()
-	c.stopping, c.helping = false, 0
+	for _, p := range c.places[:c.helping] {
+		for spins := 0; !p.state.CompareAndSwap(placeWanted, placeFree) && p.state.Load() != placeFree; spins++ {
+			if spins%yieldEvery == yieldEvery-1 {
+				runtime.Gosched()
+			}
+		}
+	}
+	c.stopping.Store(false)
+	c.helping = 0
 }
 
 // drain does chunks of the current job until none is left.

@@ -45,12 +45,11 @@ type crew struct {
 
 	// helpers[i-1] is worker i's goroutine, made once (for this crew, self,
 	// not one it was copied from), so that starting a pass's helpers
-	// allocates nothing, and places[i-1] its place. helping of them were
-	// started for this pass. A job starts
-	// when gen moves past the last one a helper saw (seen at start:
-	// helperGen); open holds the job's number, whether it is closed, and how
-	// many helpers joined it, and finished how many of those are done.
-	// stopping tells the helpers to return.
+	// allocates nothing, and places[i-1] its place; helping of them were
+	// started for this pass. A job starts when gen moves past the last one
+	// a helper saw (seen at start: helperGen); open holds the job's number,
+	// whether it is closed and how many helpers joined it, finished how
+	// many of those are done, and stopping tells the helpers to return.
 	helpers   []func()
 	places    []*place
 	self      *crew

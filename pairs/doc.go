@@ -41,4 +41,4 @@ package pairs
 // lose no pair; sort.go the bucketed sort along the sweep axis, buckets.go
 // its bucket index and the search in it; sweep.go the jobs that hand runs
 // to the kernels; collect.go and merge.go how the workers' pairs are
-// gathered and sorted; crew.go the workers that run each job.
+// gathered and sorted; team.go the workers that run each job.

@@ -30,9 +30,9 @@ func Mallocs(runs int, fn func()) int64 {
 // sortSet sorts b into f.a as a pass would, on the workers a pass over b
 // gets, and ends the pass.
 func (f *Finder) sortSet(b *soa.Boxes, useY, withLo bool) {
-	f.crew.begin(f.workers(b.Len()), &f.out)
-	defer f.crew.stop()
-	f.a.build(&f.crew, b, useY, withLo, 1)
+	f.team.begin(f.workers(b.Len()), &f.out)
+	defer f.team.stop()
+	f.a.build(&f.team, b, useY, withLo, 1)
 }
 
 // ScalarTested returns how many boxes f's last pass tested against every

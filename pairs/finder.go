@@ -45,7 +45,7 @@ type Finder struct {
 	Workers int
 
 	a, b      sorted     // the pass's sets, sorted along the sweep axis
-	crew      crew       // the pass's workers
+	team      team       // the pass's workers and their scratch
 	out       collector  // the pass's pairs, as the workers find them
 	merger    merger     // the pairs' sort into the caller's slice
 	between   betweenJob // Between's sweep over a and b
@@ -66,10 +66,10 @@ func (f *Finder) All(dst []Pair, b *soa.Boxes) []Pair {
 // and one sweep.
 func (f *Finder) all(dst []Pair, b *soa.Boxes, k int) []Pair {
 	n := b.Len()
-	f.crew.begin(f.workers(n), &f.out)
-	defer f.crew.stop()
-	f.a.build(&f.crew, b, sweepAxis(b), true, k)
-	f.crew.run((*allJob)(&f.a), len(f.a.start), chunk)
+	f.team.begin(f.workers(n), &f.out)
+	defer f.team.stop()
+	f.a.build(&f.team, b, sweepAxis(b), true, k)
+	f.team.run((*allJob)(&f.a), len(f.a.start), chunk)
 	f.invalidAll(b, f.a.invalid)
 	return f.merge(dst, n, n)
 }
@@ -81,22 +81,22 @@ func (f *Finder) all(dst []Pair, b *soa.Boxes, k int) []Pair {
 func (f *Finder) Between(dst []Pair, moving, static *soa.Boxes) []Pair {
 	checkSize(moving)
 	checkSize(static)
-	f.crew.begin(f.workers(moving.Len()+static.Len()), &f.out)
-	defer f.crew.stop()
+	f.team.begin(f.workers(moving.Len()+static.Len()), &f.out)
+	defer f.team.stop()
 	useY := sweepAxis(moving, static)
-	f.a.build(&f.crew, moving, useY, false, 1)
-	f.b.build(&f.crew, static, useY, false, 1)
+	f.a.build(&f.team, moving, useY, false, 1)
+	f.b.build(&f.team, static, useY, false, 1)
 	f.between = betweenJob{&f.a, &f.b}
-	f.crew.run(&f.between, len(f.a.start)+len(f.b.start), chunk)
+	f.team.run(&f.between, len(f.a.start)+len(f.b.start), chunk)
 	f.invalidBetween(moving, static, f.a.invalid, f.b.invalid)
 	return f.merge(dst, moving.Len(), static.Len())
 }
 
 // merge sorts the pass's pairs into dst (see merger.merge).
 func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
-	pairs := f.out.gather(f.crew.wk)
+	pairs := f.out.gather(f.team.wk)
 	f.lastPairs = len(pairs)
-	return f.merger.merge(&f.crew, dst, pairs, len(f.out.found), nI, nJ)
+	return f.merger.merge(&f.team, dst, pairs, len(f.out.found), nI, nJ)
 }
 
 // invalidAll adds the pairs of b's invalid boxes (by index, ascending) to
@@ -104,7 +104,7 @@ func (f *Finder) merge(dst []Pair, nI, nJ int) []Pair {
 // two invalid boxes once.
 func (f *Finder) invalidAll(b *soa.Boxes, invalid []int32) {
 	n := b.Len()
-	w := &f.crew.wk[0]
+	w := &f.team.wk[0]
 	for _, x := range invalid {
 		bx := b.At(int(x))
 		for j := 0; j < n; j++ {
@@ -122,7 +122,7 @@ func (f *Finder) invalidAll(b *soa.Boxes, invalid []int32) {
 // the pass's pairs: each against every box of the other set by the scalar
 // test, a pair of two invalid boxes once.
 func (f *Finder) invalidBetween(moving, static *soa.Boxes, invalidMoving, invalidStatic []int32) {
-	w := &f.crew.wk[0]
+	w := &f.team.wk[0]
 	for _, x := range invalidMoving {
 		bx := moving.At(int(x))
 		for j := 0; j < static.Len(); j++ {
@@ -162,7 +162,7 @@ func checkSize(b *soa.Boxes) {
 // Candidates returns how many candidate pairs the last All or Between pass
 // handed to the kernel: a measure of how much the sweep prunes.
 func (f *Finder) Candidates() int {
-	return f.crew.candidates()
+	return f.team.candidates()
 }
 
 // workers returns how many workers a pass over n boxes (of both sets, for

@@ -61,7 +61,7 @@ func (j *mergeJob) do(w *worker, start, end int) {
 // parallel (BenchmarkAllPairs, scene=rts, workers=2). The pairs are
 // distinct, so the order depends neither on where in the buffer each worker
 // put its pairs nor on the cuts.
-func (m *merger) merge(c *crew, dst, pairs []Pair, room, nI, nJ int) []Pair {
+func (m *merger) merge(c *team, dst, pairs []Pair, room, nI, nJ int) []Pair {
 	total := len(pairs)
 	dst = slices.Grow(dst, total)
 	m.pairs, m.out, m.nI, m.nJ = pairs, dst[len(dst):len(dst)+total], nI, nJ

@@ -145,10 +145,10 @@ func TestScratchStaysPut(t *testing.T) {
 				return
 			}
 			all = f.All(all[:0], &clustered)
-			shares[f.crew.wk[0].candidates] = true
+			shares[f.team.wk[0].candidates] = true
 		}
 		if len(shares) < 2 {
-			t.Errorf("%d workers: worker 0 tested %d candidates in every pass: the split of the work never varied", workers, f.crew.wk[0].candidates)
+			t.Errorf("%d workers: worker 0 tested %d candidates in every pass: the split of the work never varied", workers, f.team.wk[0].candidates)
 		}
 	}
 }
@@ -223,11 +223,11 @@ func TestSmallPassesRunOnOneWorker(t *testing.T) {
 		want := one.All(nil, c.b)
 		f := Finder{Workers: 2}
 		for pass, helpers := range c.helpers {
-			f.crew.helpers = nil
+			starts := f.team.crew.Starts()
 			if got := f.All(nil, c.b); !slices.Equal(got, want) {
 				t.Fatalf("%s, pass %d: two workers found %d pairs, one %d", c.name, pass+1, len(got), len(want))
 			}
-			if started := len(f.crew.helpers) > 0; started != helpers {
+			if started := f.team.crew.Starts() > starts; started != helpers {
 				t.Errorf("%s, pass %d: helpers started %v, want %v", c.name, pass+1, started, helpers)
 			}
 		}
@@ -276,10 +276,10 @@ func TestMergeByRadix(t *testing.T) {
 			}{{"radix", 0}, {"counting", math.MaxInt}} {
 				radixMinIndices = by.min
 				var f Finder
-				f.crew.begin(workers, &f.out)
-				copy(f.out.room(&f.crew.wk[0], len(pairs)), pairs)
+				f.team.begin(workers, &f.out)
+				copy(f.out.room(&f.team.wk[0], len(pairs)), pairs)
 				got := f.merge([]Pair{{-1, -1}}, tc.nI, tc.nJ)
-				f.crew.stop()
+				f.team.stop()
 				if got[0] != (Pair{-1, -1}) || !slices.Equal(got[1:], want) {
 					t.Fatalf("%+v, %d workers, by %s: the merge's pairs differ from the sorted ones", tc, workers, by.name)
 				}

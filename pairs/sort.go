@@ -113,7 +113,7 @@ const (
 // order reads them in random order from the whole set: at 100,000 boxes
 // that gather was a fifth of the pass's CPU profile. A group's records lie
 // within a few pages, so its gather hits the caches.
-func (s *sorted) build(c *crew, b *soa.Boxes, useY, withLo bool, k int) {
+func (s *sorted) build(c *team, b *soa.Boxes, useY, withLo bool, k int) {
 	n := b.Len()
 	s.withLo = withLo
 	s.bands = k

@@ -1,4 +1,4 @@
-package pairs
+package crew
 
 import (
 	"runtime"
@@ -19,7 +19,7 @@ type markJob struct {
 	goroutines atomic.Int32 // the most runtime.NumGoroutine saw
 }
 
-func (j *markJob) do(_ *worker, start, end int) {
+func (j *markJob) Do(_, start, end int) {
 	if g := int32(runtime.NumGoroutine()); g > j.goroutines.Load() {
 		j.goroutines.Store(g)
 	}
@@ -44,7 +44,7 @@ func (j *markJob) do(_ *worker, start, end int) {
 func TestCrewLateHelpers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	const n, chunk = 64, 4
-	var c crew
+	var c Crew
 	j := &markJob{ran: make([]atomic.Int32, n), onCaller: make([]atomic.Bool, n)}
 	check := func(want int32, what string) (helped int) {
 		t.Helper()
@@ -68,10 +68,10 @@ func TestCrewLateHelpers(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for pass := int32(1); pass <= 2; pass++ {
 		j.yield = pass == 2
-		c.begin(3, &collector{})
-		c.run(j, n, chunk)
-		c.run(j, n, chunk)
-		c.stop()
+		c.Begin(3)
+		c.Run(j, n, chunk)
+		c.Run(j, n, chunk)
+		c.Stop()
 		helped := check(2*pass, "at the end of the pass")
 		if pass == 1 && helped != 0 {
 			t.Fatalf("pass 1: helpers ran %d positions, but none can begin before the caller yields", helped)
@@ -88,4 +88,48 @@ func TestCrewLateHelpers(t *testing.T) {
 	}
 	settle()
 	check(4, "after the passes")
+}
+
+// countJob counts the runs of each position and records the workers that
+// ran any.
+type countJob struct {
+	ran     []atomic.Int32
+	workers [8]atomic.Bool
+}
+
+func (j *countJob) Do(k, start, end int) {
+	j.workers[k].Store(true)
+	for p := start; p < end; p++ {
+		j.ran[p].Add(1)
+	}
+}
+
+// TestRunDoesEveryPositionOnce runs jobs of many sizes and chunks on one
+// to four workers, several jobs a pass: every position must run once, on
+// a worker numbered below the pass's size, and a job of fewer than two
+// chunks on the caller alone.
+func TestRunDoesEveryPositionOnce(t *testing.T) {
+	var c Crew
+	for size := 1; size <= 4; size++ {
+		c.Begin(size)
+		for _, n := range []int{0, 1, 7, 8, 9, 100, 1000} {
+			for _, chunk := range []int{1, 4, 64} {
+				j := &countJob{ran: make([]atomic.Int32, n)}
+				c.Run(j, n, chunk)
+				for p := range n {
+					if got := j.ran[p].Load(); got != 1 {
+						c.Stop()
+						t.Fatalf("%d workers, n=%d, chunk=%d: position %d ran %d times", size, n, chunk, p, got)
+					}
+				}
+				for k := range j.workers {
+					if j.workers[k].Load() && (k >= size || n < 2*chunk && k > 0) {
+						c.Stop()
+						t.Fatalf("%d workers, n=%d, chunk=%d: worker %d ran", size, n, chunk, k)
+					}
+				}
+			}
+		}
+		c.Stop()
+	}
 }

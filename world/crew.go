@@ -14,7 +14,7 @@ import (
 // allocates nothing once the World has run as many workers before
 // (TestSteadyStateAllocatesNothing). Outside a call that holds the crew
 // (hold), each fanOut starts the helpers and stops them; Pairs and
-// MoveBoxes, which hand work to helpers about ten times a call, hold it, so
+// MoveBoxes, which hand work to helpers several times a call, hold it, so
 // that its helpers are started once a call and spin between the call's
 // runs instead of being started for each.
 type shares struct {

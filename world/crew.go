@@ -1,34 +1,34 @@
 package world
 
 import (
-	"math"
 	"runtime"
 	"slices"
+	"sync/atomic"
 
 	"github.com/obb2d/obb2d/internal/crew"
 )
 
-// shares runs fanOut's tasks on a crew.Crew (package crew), the caller's
-// goroutine among the workers: the task is a function of the World and
-// the share's number that reads its inputs from the World, so that a run
-// allocates nothing once the World has run as many workers before
-// (TestSteadyStateAllocatesNothing). Outside a call that holds the crew
-// (hold), each fanOut starts the helpers and stops them; Pairs and
-// MoveBoxes, which hand work to helpers several times a call, hold it, so
-// that its helpers are started once a call and spin between the call's
-// runs instead of being started for each.
-type shares struct {
-	crew crew.Crew
-	w    *World
-	task func(w *World, share int)
-	held bool
+// fan runs a task on several goroutines, the caller's among them. Its
+// helpers' functions are made once, and the task is a function of the
+// World and the worker's number that reads its inputs from the World, so
+// that a run allocates nothing once the World has run as many workers
+// before (TestSteadyStateAllocatesNothing).
+type fan struct {
+	task    func(w *World, worker int)
+	helpers []func()
+	shares  []*share     // helper i+1's share of this run
+	done    atomic.Int32 // the helpers' shares done in this run
 }
 
-// Do runs shares [start, end) of the task.
-func (s *shares) Do(_, start, end int) {
-	for k := start; k < end; k++ {
-		s.task(s.w, k)
-	}
+// share is a helper's share of a run of fanOut: whether it is taken, and
+// how many goroutines started for it have not begun. While one has not,
+// fanOut starts no other for the share: that one takes it when it begins,
+// or the caller does. Without that, a caller that never yields (one P, no
+// preemption, as under js/wasm) would leave a new goroutine waiting every
+// run.
+type share struct {
+	taken   atomic.Bool
+	unbegun atomic.Int32
 }
 
 // workers returns how many goroutines to use for items items, at least
@@ -42,36 +42,64 @@ func (w *World) workers(items, perWorker int) int {
 	return min(max(n, 1), max((items+perWorker-1)/perWorker, 1))
 }
 
-// fanOut runs task(w, k) for every share k in [0, n), on as many
-// goroutines as n, the caller's among them, and returns when all have.
-// Which goroutine does which share is not fixed: the caller does the
-// shares of helpers that have not begun (package crew).
-func (w *World) fanOut(n int, task func(w *World, share int)) {
+// fanOut runs task(w, i) for i in [0, n), task(w, 0) on the calling
+// goroutine, and returns when all have.
+//
+// A goroutine can begin long after the go statement that starts it: on a
+// virtual machine whose idle cores sleep, BenchmarkGoStart in package
+// internal/crew measured a median over half a millisecond, longer than a
+// whole step of 10,000 boxes. So each helper first takes its share, and
+// the caller, once its own share is done, does every share that no helper
+// has taken instead of waiting for a helper to begin. A helper that begins
+// after its share was taken does nothing; one that begins during a later
+// run may take that run's share of its number, which is the same work.
+//
+// Each helper does one share and returns. A crew.Crew whose helpers spin
+// between the runs of a MoveBoxes or a Pairs call, started once a call,
+// made the moves of BenchmarkWorldStep's all-moved step on the mixed
+// scene at 10,000 boxes with two workers take a third longer, and no
+// row's step significantly shorter.
+func (w *World) fanOut(n int, task func(w *World, worker int)) {
+	c := &w.fan
 	if n <= 1 {
 		task(w, 0)
 		return
 	}
-	s := &w.shares
-	s.w, s.task = w, task
-	if !s.held {
-		s.crew.Begin(n)
-		defer s.crew.Stop()
+	c.task = task
+	c.done.Store(0)
+	for len(c.helpers) < n-1 {
+		i, sh := len(c.helpers)+1, new(share)
+		sh.taken.Store(true)
+		c.shares = append(c.shares, sh)
+		c.helpers = append(c.helpers, func() {
+			sh.unbegun.Add(-1)
+			if sh.taken.CompareAndSwap(false, true) {
+				c.task(w, i)
+				c.done.Add(1)
+			}
+		})
 	}
-	s.crew.Run(s, n, 1)
-	s.w, s.task = nil, nil
-}
-
-// hold keeps the crew's helpers, once started, until release: a call that
-// runs several fanOuts defers release after hold, panics included.
-func (w *World) hold() {
-	w.shares.held = true
-	w.shares.crew.Begin(w.workers(math.MaxInt, 1))
-}
-
-// release stops the helpers hold kept.
-func (w *World) release() {
-	w.shares.held = false
-	w.shares.crew.Stop()
+	for i := 1; i < n; i++ {
+		sh := c.shares[i-1]
+		sh.taken.Store(false)
+		if sh.unbegun.Load() == 0 {
+			sh.unbegun.Add(1)
+			go c.helpers[i-1]()
+		}
+	}
+	task(w, 0)
+	for i := 1; i < n; i++ {
+		if c.shares[i-1].taken.CompareAndSwap(false, true) {
+			task(w, i)
+			c.done.Add(1)
+		}
+	}
+	for spins := 0; c.done.Load() != int32(n-1); spins++ {
+		if spins%crew.YieldEvery == crew.YieldEvery-1 {
+			runtime.Gosched()
+		}
+	}
+	c.task = nil
 }
 
 // shareStart returns the first unit of worker k's share of n, for items in

@@ -1,15 +1,12 @@
 package world
 
 import (
-	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/obb2d/obb2d/internal/testkit"
-	"github.com/obb2d/obb2d/internal/testkit/scene"
-	"github.com/obb2d/obb2d/soa"
 )
 
 // TestFanOutTakesLateShares runs fanOut on one P, where a helper cannot
@@ -76,44 +73,4 @@ func TestFanOutTakesLateShares(t *testing.T) {
 	}
 	settle()
 	check(2, "after")
-}
-
-// TestCallsHoldTheCrew checks that MoveBoxes and Pairs, with two workers
-// and work for both in several of their runs, start helpers once a call,
-// not once a run, and stop them before they return. (A call can have no
-// run that needs two workers: the third step's Pairs here.)
-func TestCallsHoldTheCrew(t *testing.T) {
-	var b soa.Boxes
-	scene.Uniform(rand.New(rand.NewPCG(7, 7)), 20000, &b)
-	w := New()
-	w.Workers = 2
-	hs := w.InsertBoxes(nil, &b, Dynamic, DefaultFilter)
-	for i := range b.Len() {
-		b.CX[i] += 0.01
-	}
-	c := &w.shares.crew
-	most := 0 // the most jobs a call ran on two workers
-	for step := range 3 {
-		for _, call := range []struct {
-			name string
-			f    func()
-		}{
-			{"MoveBoxes", func() { w.MoveBoxes(hs, &b) }},
-			{"Pairs", func() { w.Pairs(nil) }},
-		} {
-			starts, split := c.Starts(), c.Split()
-			call.f()
-			got, runs := c.Starts()-starts, c.Split()-split
-			if runs > 0 && got != 1 || runs == 0 && got != 0 {
-				t.Fatalf("step %d: %s ran %d jobs on two workers and started helpers %d times", step, call.name, runs, got)
-			}
-			most = max(most, runs)
-			if w.shares.held {
-				t.Fatalf("step %d: %s returned holding the crew", step, call.name)
-			}
-		}
-	}
-	if most < 2 {
-		t.Fatalf("no call ran more than %d jobs on two workers: the test tests nothing", most)
-	}
 }

@@ -27,8 +27,6 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	if n := b.Len(); n != len(hs) {
 		panic(fmt.Sprintf("world: MoveBoxes with %d handles and %d boxes", len(hs), n))
 	}
-	w.hold()
-	defer w.release()
 	m := &w.moves
 	m.hs, m.b = hs, b
 	n := w.workers(len(hs), moveChunk)

@@ -49,7 +49,7 @@ type stepper struct {
 // parallelDirty is the fewest dirty boxes a step spreads over more than
 // one goroutine, and dirtyChunk how many a worker takes at a time: a
 // goroutine takes microseconds to start (BenchmarkGoStart in package
-// crew), the time of some ten dirty boxes' queries.
+// internal/crew), the time of some ten dirty boxes' queries.
 const (
 	parallelDirty = 2048
 	dirtyChunk    = 64
@@ -81,8 +81,6 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // how the pairs changed.
 func (w *World) Pairs(dst []Pair) []Pair {
 	st := &w.step
-	w.hold()
-	defer w.release()
 	w.catchUp()
 	w.compact()
 	st.full = w.dynamic > 0 && len(w.dirty.list)*fullStepShare >= w.dynamic

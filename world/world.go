@@ -85,8 +85,8 @@ type World struct {
 	// The result does not depend on it.
 	Workers int
 
-	moves  moves  // MoveBoxes' state
-	shares shares // runs the workers of Pairs, MoveBoxes and the lag's catch-up
+	moves moves // MoveBoxes' state
+	fan   fan   // runs Pairs' and MoveBoxes' workers
 
 	step stepper  // the pair step's state
 	fat  fatState // the fat bounds and candidates (fat.go)

@@ -1,5 +1,5 @@
 // Package crew runs the jobs of a pass on several goroutines, the caller's
-// among them, for package pairs' Finder and package world's World.
+// among them: package pairs' Finder runs its passes on it.
 //
 // A goroutine can begin long after the go statement that starts it: on a
 // virtual machine whose idle cores sleep, BenchmarkGoStart measured a
@@ -57,7 +57,6 @@ type Crew struct {
 	finished  atomic.Int32
 	stopping  atomic.Bool
 	starts    int // the passes that started helpers (Starts)
-	split     int // the jobs run on more than one worker (Split)
 }
 
 // place is a helper's place in a pass: placeFree when no goroutine is
@@ -105,7 +104,6 @@ func (c *Crew) Run(j Job, n, chunk int) {
 		return
 	}
 	c.job, c.n, c.chunk = j, n, chunk
-	c.split++
 	c.next.Store(0)
 	c.finished.Store(0)
 	if c.helping == 0 {
@@ -147,11 +145,8 @@ func (c *Crew) startHelpers(n int) {
 	}
 }
 
-// Starts returns how many passes of the crew have started helpers, and
-// Split how many jobs it has run on more than one worker, helpers begun
-// or not.
+// Starts returns how many passes of the crew have started helpers.
 func (c *Crew) Starts() int { return c.starts }
-func (c *Crew) Split() int  { return c.split }
 
 // help is helper i's life, in place p: it joins each job the pass runs
 // while the job is open, does its share as drain, and returns when Stop

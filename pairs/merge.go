@@ -66,7 +66,7 @@ func (m *merger) merge(c *team, dst, pairs []Pair, room, nI, nJ int) []Pair {
 	dst = slices.Grow(dst, total)
 	m.pairs, m.out, m.nI, m.nJ = pairs, dst[len(dst):len(dst)+total], nI, nJ
 	grow(&m.byJ, room)
-	workers := c.size
+	workers := c.crew.Size()
 	ranges := 1
 	if workers > 1 && total >= mergeParallelPairs {
 		ranges = workers

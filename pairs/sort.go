@@ -165,8 +165,8 @@ func (s *sorted) build(c *team, b *soa.Boxes, useY, withLo bool, k int) {
 	// on which goroutine takes which; there are a few per worker, so that a
 	// worker the machine stalls does not hold up the others.
 	ranges := 1
-	if c.size > 1 {
-		ranges = rangesPerWorker * c.size
+	if c.crew.Size() > 1 {
+		ranges = rangesPerWorker * c.crew.Size()
 	}
 	s.groups, s.ranges = groups, ranges
 	grow(&s.fill, ranges*groups)

@@ -22,7 +22,6 @@ type job interface {
 // scratch from pass to pass.
 type team struct {
 	wk   []worker // each worker's scratch; wk[0] is the caller's
-	size int      // how many workers the pass runs on
 	crew crew.Crew
 	job  runner // the job being run, as crew.Crew takes it
 }
@@ -58,7 +57,6 @@ const sweepHits = 1024
 
 // begin sets the team up for a pass on size workers whose pairs go to out.
 func (c *team) begin(size int, out *collector) {
-	c.size = size
 	c.crew.Begin(size)
 	for len(c.wk) < size {
 		c.wk = append(c.wk, worker{hits: make([]batch.Hit, sweepHits), radix: make([]int32, maxRadixPasses<<radixBits)})
@@ -70,10 +68,8 @@ func (c *team) begin(size int, out *collector) {
 	}
 }
 
-// run does job j for every position in [0, n), chunk positions at a time,
-// so that a dense region does not leave one worker with all the work, and
-// returns when every position is done. A job too small to split runs on the
-// calling goroutine alone.
+// run does job j over positions [0, n) in chunks on the pass's workers
+// (crew.Crew.Run).
 func (c *team) run(j job, n, chunk int) {
 	c.job = runner{j: j, wk: c.wk}
 	c.crew.Run(&c.job, n, chunk)
@@ -91,7 +87,7 @@ func (c *team) stop() { c.crew.Stop() }
 // room in whichever worker takes it. The merge's buffers, as large as the
 // sets, are evened out only after a pass that merged on several workers.
 func (c *team) evenOut(merged bool) {
-	wk := c.wk[:c.size]
+	wk := c.wk[:c.crew.Size()]
 	room.EvenOut(wk, func(w *worker) *[]int32 { return &w.runs })
 	room.EvenOut(wk, func(w *worker) *[]uint64 { return &w.bits })
 	room.EvenOut(wk, func(w *worker) *[]int { return &w.wordStart })

@@ -61,19 +61,20 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		w.dirty.list = append(w.dirty.list, m.marked[k]...)
 	}
 	m.mode = w.writeMode(len(hs))
+	m.claimed.Store(0)
 	w.fanOut(n, (*World).sortMoves)
-	for k := range n {
-		for _, i := range m.unsure[k] {
+	for _, un := range m.unsure[:m.chunks] {
+		for _, i := range un {
 			w.fat.markUnsure(i)
 		}
 	}
 	// The boxes that leave their cells can change the blocks and lanes of
 	// boxes in the cells they leave, so those are read again after.
 	lv := m.leave[0]
-	if n > 1 {
+	if m.chunks > 1 {
 		lv = m.leaving[:0]
-		for k := range n {
-			lv = append(lv, m.leave[k]...)
+		for _, l := range m.leave[:m.chunks] {
+			lv = append(lv, l...)
 		}
 		m.leaving = lv
 	}
@@ -87,9 +88,9 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		w.fat.markUnsure(int32(x.h >> 8))
 	}
 	if len(lv) > 0 {
-		for k := range n {
-			for j := range m.stay[k] {
-				x := &m.stay[k][j]
+		for _, st := range m.stay[:m.chunks] {
+			for j := range st {
+				x := &st[j]
 				s := &w.slots[x.slot]
 				x.blk, x.lane = s.block, s.lane|int32(s.kind)<<8
 			}
@@ -97,7 +98,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	}
 	switch m.mode {
 	case writeSorted:
-		w.bucket(n)
+		w.bucket()
 		w.fanOut(n, (*World).writeMoves)
 	case writeSettle:
 		w.settleAll(n)
@@ -111,18 +112,20 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 const moveChunk = 4096
 
 // moves is MoveBoxes' state: the call's arguments, each worker's range of
-// them, the boxes each found staying in their cells and those that leave
-// (joined in leaving when there are several workers), the staying boxes
-// sorted into regions of blocks, and markMoves' bitset of the slots of hs
-// and each worker's marks.
+// them, the boxes each chunk of sortMoves found staying in their cells and
+// those that leave (joined in leaving when there are several chunks), the
+// staying boxes sorted into regions of blocks, and markMoves' bitset of the
+// slots of hs and each worker's marks.
 type moves struct {
 	hs      []Handle
 	b       *soa.Boxes
 	bounds  []int
+	chunks  int          // sortMoves' chunks of hs, of sortChunk boxes
+	claimed atomic.Int64 // the chunks sortMoves' workers have taken
 	stay    [][]stay
 	leave   [][]leaver
 	marked  [][]int32 // the slots each worker marked dirty, in the order of hs
-	unsure  [][]int32 // the slots of boxes staying in their cells each worker did not vouch for
+	unsure  [][]int32 // the slots of boxes staying in their cells each chunk did not vouch for
 	bad     []int     // the first bad handle each worker found, or -1
 	repeats []bool    // whether each worker met a slot of its own twice
 	sorted  []stay
@@ -254,15 +257,19 @@ type stay struct {
 	slot      int32
 }
 
-// split gives n workers consecutive ranges of the boxes.
+// split gives n workers consecutive ranges of the boxes, and cuts the
+// boxes into sortMoves' chunks.
 func (m *moves) split(n int) {
 	m.bounds = m.bounds[:0]
 	for k := range n + 1 {
 		m.bounds = append(m.bounds, k*len(m.hs)/n)
 	}
-	for len(m.stay) < n {
-		m.stay, m.leave, m.marked, m.unsure = append(m.stay, nil), append(m.leave, nil), append(m.marked, nil), append(m.unsure, nil)
-		m.bad, m.repeats = append(m.bad, -1), append(m.repeats, false)
+	for len(m.marked) < n {
+		m.marked, m.bad, m.repeats = append(m.marked, nil), append(m.bad, -1), append(m.repeats, false)
+	}
+	m.chunks = max((len(m.hs)+sortChunk-1)/sortChunk, 1)
+	for len(m.stay) < m.chunks {
+		m.stay, m.leave, m.unsure = append(m.stay, nil), append(m.leave, nil), append(m.unsure, nil)
 	}
 }
 
@@ -281,18 +288,42 @@ func (w *World) checkMoves(k int) {
 	}
 }
 
-// sortMoves is worker k's pass over its range: it finds each box's cell
-// (from the reaches batch.Reaches computes for reachChunk boxes at a
-// time), and records the box in the worker's stay list, its new pose
-// written in its slot, and in its unsure list unless it lies inside its
-// fat bounds (fat_unsure.go), or in its leave list. Workers write
-// different slots (no handle repeats) and their own lists only.
-func (w *World) sortMoves(k int) {
+// sortMoves is a worker's share of the pass that finds the moved boxes'
+// cells: it takes chunks of sortChunk boxes in turn until none is left.
+// Each chunk has its own lists, which the caller reads in the chunks'
+// order, so what the pass leaves does not depend on which worker did which
+// chunk. Cut into one range a worker, the pass waited for its slowest
+// worker: a helper goroutine begins late on this machine (BenchmarkGoStart
+// in internal/crew), and with two workers at 10,000 boxes the caller
+// waited 70 to 100 µs a step for the helper's half, which it began late
+// (BenchmarkWorldStep, world=uniform/moved=100%/move=bulk/workers=2).
+func (w *World) sortMoves(int) {
 	m := &w.moves
-	st, lv, un := m.stay[k][:0], m.leave[k][:0], m.unsure[k][:0]
+	for {
+		c := int(m.claimed.Add(1)) - 1
+		if c >= m.chunks {
+			return
+		}
+		w.sortRange(c, c*sortChunk, min((c+1)*sortChunk, len(m.hs)))
+	}
+}
+
+// sortChunk is how many boxes sortMoves' workers take at a time: a few
+// microseconds' work, against an atomic add.
+const sortChunk = 1024
+
+// sortRange is sortMoves' pass over boxes [lo, hi), chunk c: it finds each
+// box's cell (from the reaches batch.Reaches computes for reachChunk boxes
+// at a time), and records the box in the chunk's stay list, its new pose
+// written in its slot, and in its unsure list unless it lies inside its
+// fat bounds (fat_unsure.go), or in its leave list. Chunks write different
+// slots (no handle repeats) and their own lists only.
+func (w *World) sortRange(c, lo, hi int) {
+	m := &w.moves
+	st, lv, un := m.stay[c][:0], m.leave[c][:0], m.unsure[c][:0]
 	b, fat := m.b, w.fat.valid
 	var rx, ry [reachChunk]float64
-	for lo, hi := m.bounds[k], m.bounds[k+1]; lo < hi; lo += reachChunk {
+	for ; lo < hi; lo += reachChunk {
 		end := min(lo+reachChunk, hi)
 		batch.Reaches(b.CX[lo:end], b.CY[lo:end], b.UX[lo:end], b.UY[lo:end], b.HX[lo:end], b.HY[lo:end], rx[:end-lo], ry[:end-lo])
 		for i := lo; i < end; i++ {
@@ -332,7 +363,7 @@ func (w *World) sortMoves(k int) {
 			lv = append(lv, leaver{box: x, h: h, key: key, kind: s.kind, found: ok})
 		}
 	}
-	m.stay[k], m.leave[k], m.unsure[k] = st, lv, un
+	m.stay[c], m.leave[c], m.unsure[c] = st, lv, un
 }
 
 // reachChunk is how many boxes' reaches sortMoves computes at a time,
@@ -345,13 +376,13 @@ func (m *moves) region(x *stay) int {
 	return int(k)*regions + int(x.blk>>m.shift[k])
 }
 
-// bucket sorts the n workers' stay lists into sorted by region.
-func (w *World) bucket(n int) {
+// bucket sorts the chunks' stay lists into sorted by region.
+func (w *World) bucket() {
 	m := &w.moves
 	for k := range w.grids {
 		m.shift[k] = w.grids[k].regionShift()
 	}
-	m.sorted, m.keys = regionSort(m.sorted, m.keys, m.start[:], m.stay[:n], m.region)
+	m.sorted, m.keys = regionSort(m.sorted, m.keys, m.start[:], m.stay[:m.chunks], m.region)
 }
 
 // writeMoves is worker k's share of the writes, of n: whole regions, from

@@ -69,10 +69,10 @@ func (s *sorted) irregular(i int) (start uint32) {
 	return s.file(i, lo, hi, clo, chi)
 }
 
-// file copies box i into its record and its key with its padded sweep
-// interval lo, hi, and its bounds across the sweep clo, chi when there is
-// more than one band, and returns the key's start; a box whose interval is
-// not finite gets invalidKey.
+// file notes box i's key and end with its padded sweep interval lo, hi,
+// and its bounds across the sweep clo, chi when there is more than one
+// band, and returns the key's start; a box whose interval is not finite
+// gets invalidKey.
 func (s *sorted) file(i int, lo, hi, clo, chi float32) (start uint32) {
 	if !f32.Finite(lo) || !f32.Finite(hi) {
 		s.keys[i] = invalidKey<<32 | uint64(i)
@@ -83,12 +83,7 @@ func (s *sorted) file(i int, lo, hi, clo, chi float32) (start uint32) {
 	if s.bands > 1 {
 		s.cross[i] = uint64(math.Float32bits(clo))<<32 | uint64(math.Float32bits(chi))
 	}
-	b := s.src
-	if s.useY {
-		s.recs[i] = record{b.CY[i], b.CX[i], b.UY[i], b.UX[i], b.HX[i], b.HY[i], hi, int32(i)}
-	} else {
-		s.recs[i] = record{b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i], hi, int32(i)}
-	}
+	s.ends[i] = hi
 	return start
 }
 

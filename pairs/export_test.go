@@ -27,12 +27,15 @@ func Mallocs(runs int, fn func()) int64 {
 	return testkit.Mallocs(runs, "github.com/obb2d/obb2d/pairs.(*Finder).", fn)
 }
 
-// sortSet sorts b into f.a as a pass would, on the workers a pass over b
-// gets, and ends the pass.
-func (f *Finder) sortSet(b *soa.Boxes, useY, withLo bool) {
+// sortSet sorts b into f.a as a pass would, in one band, on the workers a
+// pass over b gets, and ends the pass.
+func (f *Finder) sortSet(b *soa.Boxes, useY, withLo bool) { f.sortBands(b, useY, withLo, 1) }
+
+// sortBands is sortSet asking the sort for k bands.
+func (f *Finder) sortBands(b *soa.Boxes, useY, withLo bool, k int) {
 	f.team.begin(f.workers(b.Len()), &f.out)
 	defer f.team.stop()
-	f.a.build(&f.team, b, useY, withLo, 1)
+	f.a.build(&f.team, b, useY, withLo, k)
 }
 
 // ScalarTested returns how many boxes f's last pass tested against every

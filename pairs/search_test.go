@@ -1,11 +1,13 @@
 package pairs
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
@@ -92,7 +94,7 @@ func TestFirstAboveMatchesLinearScan(t *testing.T) {
 func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 8))
 	for _, n := range []int{0, 1, 5, 511, 512, 513, 3000, 20000} {
-		for _, layout := range []string{"uniform", "clustered", "identical", "invalid"} {
+		for _, layout := range []string{"uniform", "clustered", "identical", "invalid", "irregular"} {
 			var b soa.Boxes
 			scene.Uniform(r, n, &b)
 			for i := 0; i < n; i++ {
@@ -104,6 +106,10 @@ func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 				case "invalid":
 					if i%7 == 0 {
 						b.HX[i] = float32(math.NaN())
+					}
+				case "irregular": // finite, but not valid: an axis of length 2
+					if i%5 == 0 {
+						b.UX[i], b.UY[i] = 2*b.UX[i], 2*b.UY[i]
 					}
 				}
 			}
@@ -129,10 +135,6 @@ func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 					if p > 0 && (s.start[p-1] > s.start[p] || (s.start[p-1] == s.start[p] && s.index[p-1] > i)) {
 						t.Fatalf("%s n=%d workers=%d: positions %d, %d out of order", layout, n, workers, p-1, p)
 					}
-					if got := b.At(int(i)); got != (obb.Box{Center: obb.Vec2{X: s.boxes.CX[p], Y: s.boxes.CY[p]},
-						Axis: obb.Vec2{X: s.boxes.UX[p], Y: s.boxes.UY[p]}, Half: obb.Vec2{X: s.boxes.HX[p], Y: s.boxes.HY[p]}}) {
-						t.Fatalf("%s n=%d: sorted position %d does not hold box %d", layout, n, p, i)
-					}
 					if got, want := s.lo[p], unsortable(s.start[p]); math.Float32bits(got) != math.Float32bits(want) {
 						t.Fatalf("%s n=%d workers=%d: position %d's start is %v as a float, want %v", layout, n, workers, p, got, want)
 					}
@@ -142,9 +144,48 @@ func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 				if !slices.Equal(parallel, s.bucket) {
 					t.Fatalf("%s n=%d workers=%d: bucket index differs from the plain scan", layout, n, workers)
 				}
+				for _, useY := range []bool{false, true} {
+					for _, bands := range []int{1, 3} {
+						f.sortBands(&b, useY, true, bands)
+						if err := checkRecords(&f.a, &b, useY); err != nil {
+							t.Fatalf("%s n=%d workers=%d useY=%v bands=%d: %v", layout, n, workers, useY, bands, err)
+						}
+					}
+				}
 			}
 		}
 	}
+}
+
+// checkRecords checks that each position of a sorted set holds the box
+// its index names (complemented in a band after the box's first), with x
+// and y swapped when the set is swept along y, and the end of that box's
+// padded interval along the sweep, bound.Interval's for a valid box and
+// bound.Irregular's for another.
+func checkRecords(s *sorted, b *soa.Boxes, useY bool) error {
+	for p, i := range s.index {
+		if i < 0 {
+			i = ^i
+		}
+		want := b.At(int(i))
+		if useY {
+			want.Center.X, want.Center.Y = want.Center.Y, want.Center.X
+			want.Axis.X, want.Axis.Y = want.Axis.Y, want.Axis.X
+		}
+		got := obb.Box{Center: obb.Vec2{X: s.boxes.CX[p], Y: s.boxes.CY[p]},
+			Axis: obb.Vec2{X: s.boxes.UX[p], Y: s.boxes.UY[p]}, Half: obb.Vec2{X: s.boxes.HX[p], Y: s.boxes.HY[p]}}
+		if got != want {
+			return fmt.Errorf("position %d holds %v, want box %d: %v", p, got, i, want)
+		}
+		_, end := bound.Irregular(want.Center.X, want.Half.X, want.Half.Y, want.Axis.X, want.Axis.Y)
+		if want.Valid() {
+			_, end = bound.Interval(float64(want.Center.X), float64(want.Half.X), float64(want.Half.Y), float64(want.Axis.X), float64(want.Axis.Y))
+		}
+		if math.Float32bits(s.hi[p]) != math.Float32bits(end) {
+			return fmt.Errorf("position %d (box %d) ends at %v, want %v", p, i, s.hi[p], end)
+		}
+	}
+	return nil
 }
 
 // bucketsByScan sets s's bucket index from its sorted starts with a plain

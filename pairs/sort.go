@@ -39,8 +39,9 @@ type sorted struct {
 	// keys holds sortable(lo) << 32 | index for every box, by original
 	// index; the boxes the sweep leaves out have nanKey or invalidKey.
 	keys []uint64
-	// recs holds each box with its interval's end, by original index.
-	recs []record
+	// ends holds each box's padded sweep interval's end, by original
+	// index: the scatter makes each box's record from it and the columns.
+	ends []float32
 	// The sort partitions the records into groups of consecutive buckets
 	// (part, with part keys sortable(lo) << 32 | position in part), then
 	// sorts each group's keys and gathers it from a few pages of part
@@ -117,10 +118,10 @@ func (s *sorted) build(c *team, b *soa.Boxes, useY, withLo bool, k int) {
 	n := b.Len()
 	s.withLo = withLo
 	s.bands = k
-	if cap(s.recs) < n {
-		s.recs, s.keys, s.keyBucket = make([]record, n), make([]uint64, n), make([]int32, n)
+	if cap(s.ends) < n {
+		s.ends, s.keys, s.keyBucket = make([]float32, n), make([]uint64, n), make([]int32, n)
 	}
-	s.recs, s.keys, s.keyBucket = s.recs[:n], s.keys[:n], s.keyBucket[:n]
+	s.ends, s.keys, s.keyBucket = s.ends[:n], s.keys[:n], s.keyBucket[:n]
 	if k > 1 {
 		grow(&s.cross, n)
 	}
@@ -304,11 +305,23 @@ func (s *sorted) countRange(r int) {
 // each band it reaches, its index complemented in every band but its
 // first. Like countRange, it reads the sorted set's fields into local
 // variables once (see binMap).
+//
+// It makes each record from the set's columns and ends. Made by the
+// intervals' pass into an array by index and copied from there, the
+// records crossed the memory bus three times more in a set larger than
+// the caches: 32 bytes a box written, read for the write's sake and read
+// again.
 func (s *sorted) scatterRange(r int) {
 	fill := s.fill[r*s.groups : (r+1)*s.groups]
 	part, partKeys, partBucket := s.part, s.partKeys, s.partBucket
 	first, end := s.indexRange(r)
-	keys, buckets, recs := s.keys[first:end], s.keyBucket[first:end], s.recs[first:end]
+	keys, buckets, ends := s.keys[first:end], s.keyBucket[first:end], s.ends[first:end]
+	b := s.src
+	cx, cy, ux, uy := b.CX[first:end], b.CY[first:end], b.UX[first:end], b.UY[first:end]
+	if s.useY {
+		cx, cy, ux, uy = cy, cx, uy, ux
+	}
+	hx, hy := b.HX[first:end], b.HY[first:end]
 	groupMap := s.groupMap()
 	if s.bands == 1 {
 		for i, k := range keys {
@@ -320,7 +333,7 @@ func (s *sorted) scatterRange(r int) {
 			g := groupMap.of(b)
 			p := fill[g]
 			fill[g]++
-			part[p] = recs[i]
+			part[p] = record{cx[i], cy[i], ux[i], uy[i], hx[i], hy[i], ends[i], int32(first + i)}
 			partKeys[p] = uint64(start)<<32 | uint64(p)
 			partBucket[p] = uint16(b - g<<groupMap.shift)
 		}
@@ -338,7 +351,7 @@ func (s *sorted) scatterRange(r int) {
 		local := uint16(b - g<<groupMap.shift)
 		c := cross[i]
 		t0, t1 := int(c>>32), int(uint32(c))
-		rec := recs[i]
+		rec := record{cx[i], cy[i], ux[i], uy[i], hx[i], hy[i], ends[i], int32(first + i)}
 		for t := t0; t <= t1; t++ {
 			at := t*gb + int(g)
 			p := fill[at]

@@ -310,7 +310,12 @@ func (s *sorted) countRange(r int) {
 // intervals' pass into an array by index and copied from there, the
 // records crossed the memory bus three times more in a set larger than
 // the caches: 32 bytes a box written, read for the write's sake and read
-// again.
+// again. It writes a record field by field: made as a value, a record is
+// eight 4-byte stores to the stack and two 16-byte loads, and a load that
+// spans several stores waits for them to reach the cache, as the
+// processor forwards a store to a load only whole (in-process A/B of
+// Finder.All, one worker: 8% of the time at 10,000 boxes, 3% at
+// 4,000,000).
 func (s *sorted) scatterRange(r int) {
 	fill := s.fill[r*s.groups : (r+1)*s.groups]
 	part, partKeys, partBucket := s.part, s.partKeys, s.partBucket
@@ -333,7 +338,8 @@ func (s *sorted) scatterRange(r int) {
 			g := groupMap.of(b)
 			p := fill[g]
 			fill[g]++
-			part[p] = record{cx[i], cy[i], ux[i], uy[i], hx[i], hy[i], ends[i], int32(first + i)}
+			r := &part[p]
+			r.cx, r.cy, r.ux, r.uy, r.hx, r.hy, r.hi, r.index = cx[i], cy[i], ux[i], uy[i], hx[i], hy[i], ends[i], int32(first+i)
 			partKeys[p] = uint64(start)<<32 | uint64(p)
 			partBucket[p] = uint16(b - g<<groupMap.shift)
 		}
@@ -351,15 +357,16 @@ func (s *sorted) scatterRange(r int) {
 		local := uint16(b - g<<groupMap.shift)
 		c := cross[i]
 		t0, t1 := int(c>>32), int(uint32(c))
-		rec := record{cx[i], cy[i], ux[i], uy[i], hx[i], hy[i], ends[i], int32(first + i)}
+		index := int32(first + i)
 		for t := t0; t <= t1; t++ {
 			at := t*gb + int(g)
 			p := fill[at]
 			fill[at]++
-			part[p] = rec
+			r := &part[p]
+			r.cx, r.cy, r.ux, r.uy, r.hx, r.hy, r.hi, r.index = cx[i], cy[i], ux[i], uy[i], hx[i], hy[i], ends[i], index
 			partKeys[p] = uint64(start)<<32 | uint64(p)
 			partBucket[p] = local
-			rec.index = ^int32(first + i)
+			index = ^int32(first + i)
 		}
 	}
 }

@@ -75,7 +75,12 @@ func runsPrunedGeneric(qs, b *soa.Boxes, qreach, reach []float32, runs []int32, 
 		if lo == hi {
 			continue
 		}
-		query := Query{qs.CX[q], qs.CY[q], qs.UX[q], qs.UY[q], qs.HX[q], qs.HY[q]}
+		// The query written field by field: made as a value, it is six
+		// 4-byte stores to a temporary and two 16-byte loads copying it,
+		// and a load that spans several stores waits for them to reach the
+		// cache (AMD and Intel forward a store to a load only whole).
+		var query Query
+		query.CX, query.CY, query.UX, query.UY, query.HX, query.HY = qs.CX[q], qs.CY[q], qs.UX[q], qs.UY[q], qs.HX[q], qs.HY[q]
 		qr := qreach[q]
 		w := Words(int(hi - lo))
 		words := out[:w]

@@ -85,7 +85,8 @@ func sweepGeneric(b *soa.Boxes, lo, hi, reach []float32, q, c, end int, out []Hi
 	cx, cy, ux, uy, hx, hy, reach, hi := b.CX[:n], b.CY[:n], b.UX[:n], b.UY[:n], b.HX[:n], b.HY[:n], reach[:n], hi[:n]
 	for ; q < end; q, c = q+1, q+2 {
 		first := c
-		query := Query{cx[q], cy[q], ux[q], uy[q], hx[q], hy[q]}
+		var query Query // field by field: see runsPrunedGeneric
+		query.CX, query.CY, query.UX, query.UY, query.HX, query.HY = cx[q], cy[q], ux[q], uy[q], hx[q], hy[q]
 		qhi, qr := hi[q], reach[q]
 		for ; c < n && lo[c] <= qhi; c++ {
 			if !(f32.Abs(cy[c]-query.CY) <= reach[c]+qr) || !lane(&query, cx[c], cy[c], ux[c], uy[c], hx[c], hy[c]) {

@@ -306,16 +306,15 @@ func (s *sorted) countRange(r int) {
 // first. Like countRange, it reads the sorted set's fields into local
 // variables once (see binMap).
 //
-// It makes each record from the set's columns and ends. Made by the
-// intervals' pass into an array by index and copied from there, the
-// records crossed the memory bus three times more in a set larger than
-// the caches: 32 bytes a box written, read for the write's sake and read
-// again. It writes a record field by field: made as a value, a record is
-// eight 4-byte stores to the stack and two 16-byte loads, and a load that
-// spans several stores waits for them to reach the cache, as the
-// processor forwards a store to a load only whole (in-process A/B of
-// Finder.All, one worker: 8% of the time at 10,000 boxes, 3% at
-// 4,000,000).
+// It makes each record here, from the set's columns and ends: an array
+// of records by index, made by the intervals' pass, would cross the
+// memory bus three more times a box in a set larger than the caches (32
+// bytes written, read for the write's sake, and read again). And it
+// writes a record field by field: made as a value, a record is eight
+// 4-byte stores to the stack and two 16-byte loads, and a load that spans
+// several stores waits for them to reach the cache, as the processor
+// forwards a store to a load only whole (BenchmarkAllPairsScaling, one
+// worker, most at 10,000 boxes).
 func (s *sorted) scatterRange(r int) {
 	fill := s.fill[r*s.groups : (r+1)*s.groups]
 	part, partKeys, partBucket := s.part, s.partKeys, s.partBucket

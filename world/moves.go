@@ -292,11 +292,11 @@ func (w *World) checkMoves(k int) {
 // cells: it takes chunks of sortChunk boxes in turn until none is left.
 // Each chunk has its own lists, which the caller reads in the chunks'
 // order, so what the pass leaves does not depend on which worker did which
-// chunk. Cut into one range a worker, the pass waited for its slowest
-// worker: a helper goroutine begins late on this machine (BenchmarkGoStart
-// in internal/crew), and with two workers at 10,000 boxes the caller
-// waited 70 to 100 µs a step for the helper's half, which it began late
-// (BenchmarkWorldStep, world=uniform/moved=100%/move=bulk/workers=2).
+// chunk. Chunks, not one range a worker: a helper goroutine can begin late
+// (BenchmarkGoStart in internal/crew), and the caller then takes what the
+// helper has not instead of waiting for a range the helper has yet to
+// start (BenchmarkWorldStep, world=uniform/moved=100%/move=bulk/workers=2,
+// n=10000).
 func (w *World) sortMoves(int) {
 	m := &w.moves
 	for {

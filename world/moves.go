@@ -61,7 +61,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		w.dirty.list = append(w.dirty.list, m.marked[k]...)
 	}
 	m.mode = w.writeMode(len(hs))
-	m.claimed.Store(0)
+	m.next.Store(0)
 	w.fanOut(n, (*World).sortMoves)
 	for _, un := range m.unsure[:m.chunks] {
 		for _, i := range un {
@@ -120,8 +120,7 @@ type moves struct {
 	hs      []Handle
 	b       *soa.Boxes
 	bounds  []int
-	chunks  int          // sortMoves' chunks of hs, of sortChunk boxes
-	claimed atomic.Int64 // the chunks sortMoves' workers have taken
+	chunks  int // sortMoves' chunks of hs, of sortChunk boxes
 	stay    [][]stay
 	leave   [][]leaver
 	marked  [][]int32 // the slots each worker marked dirty, in the order of hs
@@ -132,10 +131,10 @@ type moves struct {
 	start   [2*regions + 1]int32 // where each region starts in sorted
 	shift   [2]uint              // a block's region is its index >> shift, by Kind
 	keys    []uint16             // regionSort's regions of the boxes
-	leaving []leaver             // the workers' leave lists one after the other, for more than one
+	leaving []leaver             // the chunks' leave lists one after the other, when there are several
 	seen    []uint64             // markMoves' bitset of the slots of hs
 	mode    writeMode            // how the boxes that stay get into their blocks
-	next    atomic.Int64         // the next block settle hands out
+	next    atomic.Int64         // what sortMoves' workers (chunks) or settle's (blocks) have taken
 }
 
 // writeMode is how MoveBoxes writes the boxes that stay in their cells
@@ -300,7 +299,7 @@ func (w *World) checkMoves(k int) {
 func (w *World) sortMoves(int) {
 	m := &w.moves
 	for {
-		c := int(m.claimed.Add(1)) - 1
+		c := int(m.next.Add(1)) - 1
 		if c >= m.chunks {
 			return
 		}

@@ -1,0 +1,252 @@
+package world
+
+import (
+	"math"
+	mathbits "math/bits"
+	"unsafe"
+
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/obb"
+)
+
+// The candidates (fat.go): made, cell by cell, when a build begins their
+// use; added to by the queries of the boxes that escape their fat bounds;
+// and tested, every step, with the kernels, each pair against the two
+// boxes' current poses.
+
+// buildCandidates puts every candidate in v.cand, cell by cell: each
+// cell's boxes against those of the cells that the union of their fat
+// bounds reaches, one visit of the grid a cell, where a query for each box
+// would make one a box. A pair is met from the cells of both its boxes
+// (from a Dynamic box's cell with a Static one), and kept from the lower
+// handle's.
+func (w *World) buildCandidates() {
+	v := &w.fat
+	fresh := v.fresh[:0]
+	for k := range w.grids {
+		g := &w.grids[k]
+		for c := range g.cells {
+			inf := float32(math.Inf(1))
+			lo, hi := obb.Vec2{X: inf, Y: inf}, obb.Vec2{X: -inf, Y: -inf}
+			for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+				fb := &g.fat[b]
+				for lane := range g.blocks[b].n {
+					lo = obb.Vec2{X: min(lo.X, fb[0][lane]), Y: min(lo.Y, fb[1][lane])}
+					hi = obb.Vec2{X: max(hi.X, fb[2][lane]), Y: max(hi.Y, fb[3][lane])}
+				}
+			}
+			for k2 := range w.grids {
+				if Kind(k) == Static && Kind(k2) == Static {
+					continue
+				}
+				g2 := &w.grids[k2]
+				for _, lv := range g2.levels {
+					g2.visitFar(lv, lo, hi, g2.fatWidth[int(lv)-minLevel], func(blk *block) bool {
+						ob := &g2.fat[g2.indexOf(blk)]
+						for x := range blk.n {
+							// Most boxes of the cells visited miss the
+							// union of the cell's fat bounds.
+							if ob[0][x] > hi.X || lo.X > ob[2][x] || ob[1][x] > hi.Y || lo.Y > ob[3][x] {
+								continue
+							}
+							hx := blk.h[x]
+							for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+								own, fb := &g.blocks[b], &g.fat[b]
+								for a := range own.n {
+									if own.h[a] < hx && ob[0][x] <= fb[2][a] && fb[0][a] <= ob[2][x] && ob[1][x] <= fb[3][a] && fb[1][a] <= ob[3][x] {
+										fresh = append(fresh, key(own.h[a], hx))
+									}
+								}
+							}
+						}
+						return false
+					})
+				}
+			}
+		}
+	}
+	fresh, v.sortBuf = sortKeys(fresh, v.sortBuf, len(w.slots))
+	v.fresh = fresh
+	next := v.nextCand(len(fresh))
+	copy(next, fresh)
+	v.setCand(next)
+}
+
+// fatQuery appends the keys of the candidates of the escaped box of slot
+// i, with fat bounds f: the boxes whose fat bounds meet f, except those of
+// another escaped box of a lower slot, whose query finds them, and, for a
+// Static box, those in the Static grid.
+func (w *World) fatQuery(dst []uint64, i int32, f *fatBox) []uint64 {
+	v := &w.fat
+	kind := w.slots[i].kind
+	for k := range w.grids {
+		if Kind(k) == Static && kind == Static {
+			continue
+		}
+		g := &w.grids[k]
+		for _, lv := range g.levels {
+			g.visitFar(lv, f.lo, f.hi, g.fatWidth[int(lv)-minLevel], func(blk *block) bool {
+				fb := &g.fat[g.indexOf(blk)]
+				for lane := range blk.n {
+					if fb[0][lane] > f.hi.X || f.lo.X > fb[2][lane] || fb[1][lane] > f.hi.Y || f.lo.Y > fb[3][lane] {
+						continue
+					}
+					x := blk.h[lane]
+					if j := int32(x >> 8); j == i || j < i && v.escBits[j>>6]&(1<<(j&63)) != 0 {
+						continue
+					}
+					dst = append(dst, key(f.h, x))
+				}
+				return false
+			})
+		}
+	}
+	return dst
+}
+
+// testCandidates puts in w.step.found the candidates that overlap and
+// whose filters allow them, and the pairs of the boxes outside the grids,
+// sorted. The workers take equal shares of the candidates, in order, so
+// their lists joined in worker order are sorted.
+func (w *World) testCandidates() {
+	st := &w.step
+	n := w.workers(len(w.fat.cand), candChunk)
+	for len(st.wk) < n {
+		st.wk = append(st.wk, nil)
+		st.cols = append(st.cols, columns{})
+	}
+	w.fat.workers = n
+	for len(w.fat.tests) < n {
+		w.fat.tests = append(w.fat.tests, pairTest{})
+	}
+	w.fanOut(n, (*World).testShare)
+	found := st.found[:0]
+	for _, part := range st.wk[:n] {
+		found = append(found, part...)
+	}
+	if len(w.infinite) > 0 {
+		for _, h := range w.infinite {
+			found = w.pairsOf(found, h, &w.slots[h>>8])
+		}
+		found, st.spare = sortKeys(found, st.spare, len(w.slots))
+	}
+	st.found = found
+}
+
+// kernelShare: the candidates are tested with batch.Pairs when there are
+// at least kernelShare of them a box, and with obb.Box.Overlaps on the
+// boxes' slots otherwise. The kernel gathers both boxes of eight pairs an
+// instruction from columns by slot, which must be kept: every box moved
+// since the last step is copied there. On the RTS and mixed scenes, about
+// fourteen candidates a box, the kernel made the step 26% to 55% faster;
+// on the uniform scene, half a candidate a box, the copies cost more than
+// the kernel saved, and the step was 19% to 38% slower at 100,000 boxes
+// (BenchmarkWorldStep, moved=100%, move=each, workers=1, n=10000 and
+// 100000, single runs).
+const kernelShare = 2
+
+// chooseTest decides how this step tests the candidates and, for the
+// kernel, brings the columns up to date: the boxes marked dirty in this
+// step and in those since the last that used the candidates, or every box
+// when the last did not use the kernel.
+func (w *World) chooseTest() {
+	v := &w.fat
+	v.kernel = len(v.cand) >= kernelShare*w.n
+	switch {
+	case !v.kernel:
+		v.copied = false
+	case !v.copied:
+		for i := range w.slots {
+			w.copyBox(int32(i))
+		}
+		v.copied = true
+	default:
+		for _, i := range w.dirty.list {
+			w.copyBox(i)
+		}
+		for _, i := range v.pending.list {
+			w.copyBox(i)
+		}
+	}
+}
+
+func (w *World) copyBox(i int32) {
+	v, s := &w.fat, &w.slots[i]
+	b := &v.boxes
+	b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i] = s.box.Center.X, s.box.Center.Y, s.box.Axis.X, s.box.Axis.Y, s.box.Half.X, s.box.Half.Y
+	v.filters[i] = s.filter
+}
+
+// pairTest is a worker's buffers for batch.Pairs: a chunk of candidates
+// as slot pairs, and the kernel's bits.
+type pairTest struct {
+	ij   []int32
+	bits []uint64
+}
+
+// testChunk is how many candidates a batch.Pairs call takes: its slot
+// pairs and bits stay in the L1 cache.
+const testChunk = 1024
+
+// candChunk is the fewest candidates a worker takes; candAhead how many
+// candidates ahead testShare asks for a candidate's second slot. The
+// first slots follow each other, as the keys do; the second ones are
+// anywhere, and in a world larger than the cache each would be a miss
+// waited for.
+const (
+	candChunk = 1 << 14
+	candAhead = 8
+)
+
+// testShare is worker k's share of testCandidates, in w.step.wk[k].
+func (w *World) testShare(k int) {
+	v, st := &w.fat, &w.step
+	n := v.workers
+	cand := v.cand[k*len(v.cand)/n : (k+1)*len(v.cand)/n]
+	found := st.wk[k][:0]
+	if cap(found) < len(cand) {
+		found = make([]uint64, 0, len(cand)+len(cand)/4) // as many as could overlap, so that steady steps allocate nothing
+	}
+	if v.kernel {
+		st.wk[k] = w.testKernel(found, cand, &v.tests[k])
+		return
+	}
+	for j, key := range cand {
+		if j+candAhead < len(cand) {
+			batch.Prefetch(unsafe.Pointer(&w.slots[uint32(cand[j+candAhead])>>8]), unsafe.Sizeof(slot{}))
+		}
+		a, b := &w.slots[key>>40], &w.slots[uint32(key)>>8]
+		if a.filter.allows(b.filter) && a.box.Overlaps(b.box) {
+			found = append(found, key)
+		}
+	}
+	st.wk[k] = found
+}
+
+// testKernel appends to found the candidates cand that overlap and whose
+// filters allow them, their boxes gathered from the columns by
+// batch.Pairs a chunk at a time.
+func (w *World) testKernel(found, cand []uint64, t *pairTest) []uint64 {
+	v := &w.fat
+	if t.ij == nil {
+		t.ij, t.bits = make([]int32, 2*testChunk), make([]uint64, batch.Words(testChunk))
+	}
+	for len(cand) > 0 {
+		chunk := cand[:min(len(cand), testChunk)]
+		cand = cand[len(chunk):]
+		ij := t.ij[:2*len(chunk)]
+		for j, key := range chunk {
+			ij[2*j], ij[2*j+1] = int32(key>>40), int32(uint32(key)>>8)
+		}
+		batch.Pairs(&v.boxes, &v.boxes, ij, t.bits)
+		for wi, word := range t.bits[:batch.Words(len(chunk))] {
+			for ; word != 0; word &= word - 1 {
+				j := wi<<6 + mathbits.TrailingZeros64(word)
+				if v.filters[ij[2*j]].allows(v.filters[ij[2*j+1]]) {
+					found = append(found, chunk[j])
+				}
+			}
+		}
+	}
+	return found
+}

@@ -151,10 +151,35 @@ func Reach(b obb.Box) (rx, ry float64, ok bool) {
 // Box returns b's bounds on both coordinates (Along's), and whether all
 // four are finite: they are not for a box with a NaN or an infinity, a zero
 // axis, or extents near the float32 limit.
+//
+// For a box whose axis has a squared length within the tolerance and
+// whose half extents are not negative it computes Interval's e, w and m on
+// each coordinate, with the same operations, in one body: through Valid,
+// Along and two calls of Interval, none of which the compiler inlines, the
+// bounds were a fifth of World.Query's time (BenchmarkWorldQuery, uniform,
+// 10,000 boxes). Those boxes are the valid ones and the ones Valid turns
+// down only for an infinity or a NaN in a center coordinate or an infinite
+// half extent, for which Irregular calls Interval with the same values
+// (the half extents' magnitudes, which differ from them at most in the
+// sign of a zero, and w > 0 is added to the sum that holds it); every
+// other box goes to Irregular.
 func Box(b obb.Box) (lo, hi obb.Vec2, ok bool) {
-	valid := b.Valid()
-	lo.X, hi.X = along(b, false, valid)
-	lo.Y, hi.Y = along(b, true, valid)
+	cx, cy := float64(b.Center.X), float64(b.Center.Y)
+	ux, uy := float64(b.Axis.X), float64(b.Axis.Y)
+	h1, h2 := float64(b.Half.X), float64(b.Half.Y)
+	if !(h1 >= 0 && h2 >= 0 && math.Abs(float64(ux*ux)+float64(uy*uy)-1) <= obb.AxisTolerance) {
+		lo.X, hi.X = Irregular(b.Center.X, b.Half.X, b.Half.Y, b.Axis.X, b.Axis.Y)
+		lo.Y, hi.Y = Irregular(b.Center.Y, b.Half.X, b.Half.Y, b.Axis.Y, b.Axis.X)
+	} else {
+		ax, ay := math.Abs(ux), math.Abs(uy)
+		w := float64(PadFactor*(h1+h2)) + 0x1p-140
+		ex := float64(h1*ax) + float64(h2*ay)
+		ey := float64(h1*ay) + float64(h2*ax)
+		mx := float64((math.Abs(cx)+ex+w)*0x1p-22) + 0x1p-148
+		my := float64((math.Abs(cy)+ey+w)*0x1p-22) + 0x1p-148
+		lo.X, hi.X = float32(cx-ex-w-mx), float32(cx+ex+w+mx)
+		lo.Y, hi.Y = float32(cy-ey-w-my), float32(cy+ey+w+my)
+	}
 	ok = f32.Finite(lo.X) && f32.Finite(hi.X) && f32.Finite(lo.Y) && f32.Finite(hi.Y)
 	return lo, hi, ok
 }

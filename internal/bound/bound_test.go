@@ -3,11 +3,13 @@ package bound_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/internal/testkit"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
 )
 
@@ -72,5 +74,58 @@ func TestReach(t *testing.T) {
 	// those are answered.
 	if answered < set.Len()/3 {
 		t.Fatalf("Reach answered %d of %d boxes", answered, set.Len())
+	}
+}
+
+// TestBoxIsAlong checks that Box gives, bit for bit, Along's bounds on x
+// and on y, a NaN where Along has a NaN of any bits (no caller reads a
+// NaN's bits, which differ between processors), and reports whether all
+// four are finite: on hostile boxes (a
+// NaN, an infinity, a signed zero, a subnormal or a huge value in one
+// field), on each of Valid's conditions at its edge (a half extent or a
+// center coordinate at ±MaxFloat32 and at an infinity, an axis of squared
+// length either side of the tolerance), and on every field hostile in
+// turn in a box that is otherwise valid.
+func TestBoxIsAlong(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 19))
+	set := testkit.HostileSet(r, 20000)
+	var boxes []obb.Box
+	for i := range set.Len() {
+		boxes = append(boxes, set.At(i))
+	}
+	base := obb.Box{Center: obb.Vec2{X: 3, Y: -2}, Axis: obb.Vec2{X: 0.6, Y: 0.8}, Half: obb.Vec2{X: 1, Y: 2}}
+	for _, v := range append(slices.Clone(scene.Hostile), math.MaxFloat32, -math.MaxFloat32, float32(math.Inf(1))) {
+		for f := range 6 {
+			b := base
+			*[]*float32{&b.Center.X, &b.Center.Y, &b.Axis.X, &b.Axis.Y, &b.Half.X, &b.Half.Y}[f] = v
+			boxes = append(boxes, b)
+		}
+	}
+	for k := -40; k <= 40; k++ {
+		l := math.Sqrt(1 + float64(k)*0.5e-6)
+		b := base
+		b.Axis = obb.Vec2{X: float32(0.6 * l), Y: float32(0.8 * l)}
+		boxes = append(boxes, b)
+	}
+	same := func(a, b obb.Vec2) bool {
+		eq := func(x, y float32) bool { return math.Float32bits(x) == math.Float32bits(y) || x != x && y != y }
+		return eq(a.X, b.X) && eq(a.Y, b.Y)
+	}
+	valid := 0
+	for _, b := range boxes {
+		var lo, hi obb.Vec2
+		lo.X, hi.X = bound.Along(b, false)
+		lo.Y, hi.Y = bound.Along(b, true)
+		finite := f32.Finite(lo.X) && f32.Finite(hi.X) && f32.Finite(lo.Y) && f32.Finite(hi.Y)
+		glo, ghi, ok := bound.Box(b)
+		if !same(glo, lo) || !same(ghi, hi) || ok != finite {
+			t.Fatalf("Box(%v) = %v, %v, %v; Along gives %v, %v, finite %v", b, glo, ghi, ok, lo, hi, finite)
+		}
+		if b.Valid() {
+			valid++
+		}
+	}
+	if valid < len(boxes)/3 || valid == len(boxes) {
+		t.Fatalf("%d of %d boxes valid: the set does not try both of Box's ways", valid, len(boxes))
 	}
 }

@@ -375,8 +375,9 @@ func (w *World) sortRange(c, lo, hi int) {
 // load that spans several stores waits for them to reach the cache: the
 // processor forwards a store to a load only whole (as in pairs'
 // scatterRange). Set in place, MoveBoxes of 1% of the uniform scene's
-// boxes at 1,000,000 takes 2% to 3% less (BenchmarkWorldStep, moved=1%,
-// move=bulk, the moves' part).
+// boxes at 1,000,000 takes 2% to 3% less (BenchmarkWorldStep's moved=1%,
+// move=bulk step, its moves timed in one binary against the appended
+// form).
 func extend[T any](l []T) ([]T, *T) {
 	if len(l) == cap(l) {
 		l = slices.Grow(l, 1)

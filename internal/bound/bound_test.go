@@ -80,12 +80,10 @@ func TestReach(t *testing.T) {
 // TestBoxIsAlong checks that Box gives, bit for bit, Along's bounds on x
 // and on y, a NaN where Along has a NaN of any bits (no caller reads a
 // NaN's bits, which differ between processors), and reports whether all
-// four are finite: on hostile boxes (a
-// NaN, an infinity, a signed zero, a subnormal or a huge value in one
-// field), on each of Valid's conditions at its edge (a half extent or a
-// center coordinate at ±MaxFloat32 and at an infinity, an axis of squared
-// length either side of the tolerance), and on every field hostile in
-// turn in a box that is otherwise valid.
+// four are finite: on hostile boxes (a NaN, an infinity, a signed zero, a
+// subnormal or a huge value in one field), on every field of a valid box
+// set in turn to each hostile value, ±MaxFloat32 and +Inf, and on axes of
+// squared length either side of Valid's tolerance.
 func TestBoxIsAlong(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 19))
 	set := testkit.HostileSet(r, 20000)

@@ -154,15 +154,16 @@ func Reach(b obb.Box) (rx, ry float64, ok bool) {
 //
 // For a box whose axis has a squared length within the tolerance and
 // whose half extents are not negative it computes Interval's e, w and m on
-// each coordinate, with the same operations, in one body: through Valid,
-// Along and two calls of Interval, none of which the compiler inlines, the
-// bounds were a sixth of World.Query's time (BenchmarkWorldQuery, uniform,
-// 10,000 boxes: 8% faster in one body). Those boxes are the valid ones and the ones Valid turns
-// down only for an infinity or a NaN in a center coordinate or an infinite
-// half extent, for which Irregular calls Interval with the same values
-// (the half extents' magnitudes, which differ from them at most in the
-// sign of a zero, and w > 0 is added to the sum that holds it); every
-// other box goes to Irregular.
+// each coordinate, with the same operations (as Reach does), in one body:
+// through Valid, Along and two calls of Interval, none of which the
+// compiler inlines, the bounds were a sixth of World.Query's time
+// (BenchmarkWorldQuery, uniform, 10,000 boxes: 8% faster in one body).
+// Those boxes are the valid ones and the ones Valid turns down only for
+// an infinity or a NaN in a center coordinate or an infinite half extent,
+// for which Irregular calls Interval with the same values (the half
+// extents' magnitudes, which differ from them at most in the sign of a
+// zero, and w > 0 is added to the sum that holds it); every other box
+// goes to Irregular. TestBoxIsAlong checks Box against Along.
 func Box(b obb.Box) (lo, hi obb.Vec2, ok bool) {
 	cx, cy := float64(b.Center.X), float64(b.Center.Y)
 	ux, uy := float64(b.Axis.X), float64(b.Axis.Y)
@@ -186,14 +187,12 @@ func Box(b obb.Box) (lo, hi obb.Vec2, ok bool) {
 
 // Along returns b's bounds on one coordinate, y or x: Interval's for a
 // valid box (obb.Box.Valid), Irregular's for another.
-func Along(b obb.Box, y bool) (lo, hi float32) { return along(b, y, b.Valid()) }
-
-func along(b obb.Box, y, valid bool) (lo, hi float32) {
+func Along(b obb.Box, y bool) (lo, hi float32) {
 	c, u, v := b.Center.X, b.Axis.X, b.Axis.Y // extent along x: hx·|ux| + hy·|uy|
 	if y {
 		c, u, v = b.Center.Y, b.Axis.Y, b.Axis.X // along y: hx·|uy| + hy·|ux|
 	}
-	if valid {
+	if b.Valid() {
 		return Interval(float64(c), float64(b.Half.X), float64(b.Half.Y), float64(u), float64(v))
 	}
 	return Irregular(c, b.Half.X, b.Half.Y, u, v)

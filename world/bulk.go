@@ -17,6 +17,7 @@ func (w *World) InsertBoxes(dst []Handle, b *soa.Boxes, k Kind, f Filter) []Hand
 	n := b.Len()
 	if w.free.len() == 0 {
 		w.slots = slices.Grow(w.slots, n)
+		w.tags = slices.Grow(w.tags, n)
 	}
 	for i := range n {
 		dst = append(dst, w.insert(b.At(i), k, f))
@@ -59,6 +60,7 @@ func (w *World) Clear() {
 			}
 		}
 	}
+	clear(w.tags)
 	w.free = queue{ring: w.free.ring[:0]}
 	for i := range w.slots {
 		w.free.push(int32(i))

@@ -21,16 +21,21 @@ type model struct {
 	box    []obb.Box
 	kind   []world.Kind
 	filter []world.Filter
-	last   []world.Pair // the pairs at the last Pairs call
+	last   []world.Pair   // the pairs at the last Pairs call
+	gone   []world.Handle // the handles of removed boxes, stale unless issued again
 }
 
 func (m *model) insert(h world.Handle, b obb.Box, k world.Kind, f world.Filter) {
 	m.h, m.box, m.kind, m.filter = append(m.h, h), append(m.box, b), append(m.kind, k), append(m.filter, f)
+	if i := slices.Index(m.gone, h); i >= 0 {
+		m.gone = slices.Delete(m.gone, i, i+1)
+	}
 }
 
 func (m *model) find(h world.Handle) int { return slices.Index(m.h, h) }
 
 func (m *model) remove(i int) {
+	m.gone = append(m.gone, m.h[i])
 	m.h = slices.Delete(m.h, i, i+1)
 	m.box = slices.Delete(m.box, i, i+1)
 	m.kind = slices.Delete(m.kind, i, i+1)
@@ -125,6 +130,11 @@ func check(t *testing.T, w *world.World, m *model, r *rand.Rand, queries []obb.B
 	for i, h := range m.h {
 		if got := w.Box(h); math.Float32bits(got.Center.X) != math.Float32bits(m.box[i].Center.X) || !w.Contains(h) {
 			t.Fatalf("%s: Box(%#x) = %v, model %v", what, h, got, m.box[i])
+		}
+	}
+	for _, h := range m.gone {
+		if w.Contains(h) {
+			t.Fatalf("%s: Contains(%#x) of a removed box", what, h)
 		}
 	}
 	before := r.IntN(2) == 0

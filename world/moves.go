@@ -275,13 +275,18 @@ func (m *moves) split(n int) {
 // checkMoves is worker k's check of the handles in its range: it leaves in
 // bad[k] the index of the first stale or never-issued one, or -1. The
 // caller panics with slot's message, so that no goroutine but the caller's
-// panics.
+// panics. It reads the World's tags, a byte a slot, which Contains reads
+// too, where the slots' live and gen fields are in 56-byte slots: at
+// 1,000,000 boxes the check took 9 ns a box from the slots and takes 1.5
+// from the tags (timed in one binary against the slots' form, uniform
+// scene, one worker: BenchmarkWorldStep's moved=100%, move=bulk moves).
 func (w *World) checkMoves(k int) {
 	m := &w.moves
 	m.bad[k] = -1
-	for i := m.bounds[k]; i < m.bounds[k+1]; i++ {
-		if !w.Contains(m.hs[i]) {
-			m.bad[k] = i
+	lo, tags := m.bounds[k], w.tags
+	for i, h := range m.hs[lo:m.bounds[k+1]] {
+		if j := int(h >> 8); j >= len(tags) || tags[j] != uint8(h) || uint8(h) == 0 {
+			m.bad[k] = lo + i
 			return
 		}
 	}

@@ -69,6 +69,7 @@ type slot struct {
 // may run concurrently with each other.
 type World struct {
 	slots    []slot
+	tags     []uint8  // by slot: its live box's generation, or 0 when free (checkMoves)
 	free     queue    // free slots, reused first in, first out
 	n        int      // live boxes
 	dynamic  int      // live Dynamic boxes
@@ -124,6 +125,7 @@ func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 			panic("world: Insert into a World that holds 16,777,216 boxes, the most it can")
 		}
 		w.slots = append(w.slots, slot{gen: 1})
+		w.tags = append(w.tags, 0)
 		i = int32(len(w.slots) - 1)
 		if int(i>>6) >= len(w.dirty.bits) {
 			w.dirty.bits = append(w.dirty.bits, 0)
@@ -133,6 +135,7 @@ func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 	s := &w.slots[i]
 	h := makeHandle(i, s.gen)
 	s.box, s.filter, s.kind, s.live = b, f, k, true
+	w.tags[i] = s.gen
 	w.n++
 	if k == Dynamic {
 		w.dynamic++
@@ -183,6 +186,7 @@ func (w *World) Remove(h Handle) {
 	w.unplace(s)
 	w.markDirty(int32(h >> 8))
 	s.live = false
+	w.tags[h>>8] = 0
 	s.gen++
 	if s.gen == 0 {
 		s.gen = 1
@@ -250,7 +254,7 @@ func (w *World) SetKind(h Handle, k Kind) {
 // Contains reports whether h names a live box of w.
 func (w *World) Contains(h Handle) bool {
 	i := int(h >> 8)
-	return i < len(w.slots) && w.slots[i].live && w.slots[i].gen == uint8(h)
+	return i < len(w.tags) && w.tags[i] == uint8(h) && uint8(h) != 0
 }
 
 // slot returns h's record, or panics naming the method and what is wrong

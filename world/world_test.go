@@ -70,14 +70,22 @@ func TestHandles(t *testing.T) {
 	if w.Len() != before || w.Contains(hs[0]) || !w.Contains(hs[1]) {
 		t.Fatalf("the panics changed the world: Len %d, want %d", w.Len(), before)
 	}
-	// 255 reuses of a slot bring its generation back around, skipping 0.
+	// 255 reuses of a slot bring its generation back around, skipping 0;
+	// a handle of generation 0, never issued, is not contained, the slot
+	// free or not.
 	w.Clear()
+	if w.Contains(hs[1]) {
+		t.Fatalf("Contains(%#x) after Clear", hs[1])
+	}
 	for range 300 {
 		h2 := w.Insert(unitBox(0, 0), world.Dynamic, world.DefaultFilter)
-		if uint8(h2) == 0 {
-			t.Fatalf("handle %#x has generation 0", h2)
+		if uint8(h2) == 0 || !w.Contains(h2) || w.Contains(h2&^0xff) {
+			t.Fatalf("handle %#x: generation 0, or Contains of it or of its slot's generation 0 wrong", h2)
 		}
 		w.Remove(h2)
+		if w.Contains(h2) || w.Contains(h2&^0xff) {
+			t.Fatalf("Contains(%#x) or of its slot's generation 0 after Remove", h2)
+		}
 	}
 }
 

@@ -1,0 +1,163 @@
+package world
+
+import (
+	"unsafe"
+
+	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/obb"
+)
+
+// How MoveBoxes writes into their blocks the boxes that stay in their
+// cells, once sortMoves has found them: as it finds them, sorted by region
+// of blocks, or by a pass over every block (writeMode).
+
+// writeMode is how MoveBoxes writes the boxes that stay in their cells
+// into their blocks.
+type writeMode uint8
+
+const (
+	writeDirect writeMode = iota // as sortMoves finds their cells
+	writeSorted                  // after, sorted by region of blocks (bucket, writeMoves)
+	writeSettle                  // after, by a pass over every block (settle)
+)
+
+// writeMode chooses how a MoveBoxes of m boxes writes. When a quarter of
+// the world's boxes or more move, a pass over every block in memory order,
+// on the workers, each dirty lane copying its slot's pose, reads the slots
+// in a random order but writes each block once, in order, and needs no
+// sort (BenchmarkWorldStep, moved=100%: faster from 100,000 boxes on, no
+// different at 10,000). For fewer boxes that pass would cost more than
+// the moves. In a large world (regions.go) they are then sorted by region
+// of blocks, so that the writes do not miss the cache and the TLB on every
+// box as writes in the caller's order do; in a world the caches hold, the
+// caller's order costs no more than any other.
+func (w *World) writeMode(m int) writeMode {
+	switch {
+	case forcedWrites >= 0:
+		return writeMode(forcedWrites)
+	case 4*m >= w.n:
+		return writeSettle
+	case !w.large():
+		return writeDirect
+	}
+	return writeSorted
+}
+
+// forcedWrites is a writeMode the tests impose (export_test.go), or -1.
+var forcedWrites = -1
+
+// settle is worker k's share of writeSettle's pass over every block of
+// both grids, in which every lane whose slot is dirty gets its slot's
+// pose. Every box that MoveBoxes moved is dirty, and the slot of a box is
+// its pose's truth, so lanes dirty for other reasons get the pose they
+// hold already. The workers take runs of settleChunk blocks in turn, so
+// no two write the same block, and each takes as many runs as it can: in
+// the RTS scene the blocks of the units' level hold two or three boxes
+// and those of the buildings' sixteen, and with half of the blocks each
+// one worker took three times as long as the other (BenchmarkWorldStep,
+// world=rts, workers=2).
+func (w *World) settle(k int) {
+	m := &w.moves
+	ahead := w.large()
+	dyn, total := len(w.grids[Dynamic].blocks), len(w.grids[Dynamic].blocks)+len(w.grids[Static].blocks)
+	for {
+		start := int(m.next.Add(settleChunk)) - settleChunk
+		if start >= total {
+			return
+		}
+		end := min(start+settleChunk, total)
+		// A run can span the end of the Dynamic grid's blocks.
+		if start < dyn {
+			w.settleBlocks(w.grids[Dynamic].blocks[start:min(end, dyn)], ahead)
+		}
+		if end > dyn {
+			w.settleBlocks(w.grids[Static].blocks[max(start, dyn)-dyn:end-dyn], ahead)
+		}
+	}
+}
+
+// settleAll runs settle's pass over every block on n workers.
+func (w *World) settleAll(n int) {
+	w.moves.next.Store(0)
+	w.fanOut(n, (*World).settle)
+}
+
+// settleChunk is how many blocks a worker of settle takes at a time:
+// about 150 kilobytes, which stream, against an atomic add. The blocks
+// are handed out as they come, not cut beforehand as pack cuts its cells:
+// between compactions a cell's blocks are not together, and only a pass
+// over every block would tell how full each range is.
+const settleChunk = 256
+
+// settleBlocks is settle's pass over blocks.
+func (w *World) settleBlocks(blocks []block, ahead bool) {
+	for b := range blocks {
+		if a := b + settleAhead; ahead && a < len(blocks) {
+			w.prefetchSlots(&blocks[a])
+		}
+		blk := &blocks[b]
+		for lane := range blk.n {
+			if i := blk.h[lane] >> 8; w.dirty.bits[i>>6]&(1<<(i&63)) != 0 {
+				blk.set(lane, w.slots[i].box)
+			}
+		}
+	}
+}
+
+// settleAhead is how many blocks ahead of its writes settle asks for the
+// slots it will read, in a large world (regions.go). The slots are read in
+// a random order, a cache miss and a TLB miss each; asked for ahead, their
+// misses overlap instead of stalling each lane's copy in turn
+// (BenchmarkWorldStep, moved=100%/move=bulk, at 1,000,000 boxes and more;
+// 8 or 16 blocks ahead measured the same as 4). In a world the caches
+// hold, the asking costs more than it saves (at 10,000 boxes).
+const settleAhead = 4
+
+// prefetchSlots asks for the boxes of the dirty slots of blk's lanes.
+func (w *World) prefetchSlots(blk *block) {
+	for lane := range blk.n {
+		if i := blk.h[lane] >> 8; w.dirty.bits[i>>6]&(1<<(i&63)) != 0 {
+			batch.Prefetch(unsafe.Pointer(&w.slots[i].box), unsafe.Sizeof(obb.Box{}))
+		}
+	}
+}
+
+// stay is a box that MoveBoxes writes in place: its new pose, its block,
+// its lane plus 256 times its Kind, and its slot.
+type stay struct {
+	box       obb.Box
+	blk, lane int32
+	slot      int32
+}
+
+// region returns the region of the block of x.
+func (m *moves) region(x *stay) int {
+	k := x.lane >> 8
+	return int(k)*regions + int(x.blk>>m.shift[k])
+}
+
+// bucket sorts the chunks' stay lists into sorted by region.
+func (w *World) bucket() {
+	m := &w.moves
+	for k := range w.grids {
+		m.shift[k] = w.grids[k].regionShift()
+	}
+	m.sorted, m.keys = regionSort(m.sorted, m.keys, m.start[:], m.stay[:m.chunks], m.region)
+}
+
+// writeMoves is worker k's share of the writes, of n: whole regions, from
+// the first that starts at or after k/n of the boxes to the first that
+// starts at or after (k+1)/n. Regions hold different blocks, so no two
+// workers write the same block; the cuts go by boxes, not by regions, as a
+// world of Dynamic boxes only has its writes in the first half of the
+// regions.
+func (w *World) writeMoves(k int) {
+	m := &w.moves
+	n := len(m.bounds) - 1
+	for _, x := range m.sorted[m.cut(k, n):m.cut(k+1, n)] {
+		w.grids[x.lane>>8].blocks[x.blk].set(x.lane&0xff, x.box)
+	}
+}
+
+// cut returns where worker k of n starts in sorted (writeMoves).
+func (m *moves) cut(k, n int) int32 { return m.start[shareStart(m.start[:], k, n)] }

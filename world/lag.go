@@ -205,18 +205,19 @@ func (w *World) checkCells(k int) {
 			if s.live && s.where == inGrid {
 				g := &w.grids[s.kind]
 				var key cellKey
-				var tx, ty float64
+				var r, tx, ty float64
 				ok := false
 				if rx[j] >= 0 { // cellAt's body, as in sortMoves
-					level := g.levelFor(max(rx[j], ry[j]))
+					r = max(rx[j], ry[j])
+					level := g.levelFor(r)
 					_, side := sizes(level)
 					key, ok = cellKey{coord(float64(s.box.Center.X), side), coord(float64(s.box.Center.Y), side), int16(level)}, true
 					tx, ty = slack(rx[j]), slack(ry[j])
 				} else {
-					key, tx, ty, ok = g.cellIrregular(s.box)
+					key, r, tx, ty, ok = g.cellIrregular(s.box)
 				}
 				switch {
-				case !ok || key != s.cell:
+				case !ok || key != s.cell || !g.holds(key, r):
 					out = append(out, i)
 				case fat && !w.fat.within(i, makeHandle(i, s.gen), s.box.Center, tx, ty):
 					un = append(un, i)

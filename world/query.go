@@ -129,12 +129,12 @@ func overlapsBlock(q *batch.Query, blk *block) uint64 {
 
 // visit calls fn with every block that may hold a box whose bounds meet
 // [lo, hi], and stops early when fn returns true, which it then returns. On
-// level k, a box's center lies within R of every point of its bounds, so
-// only cells whose coordinates are in coord(lo - R) to coord(hi + R) can
-// hold one: lo - R is rounded to nearest, which keeps it at or below any
-// float64 at or above the exact value, centers included, and coord is
-// monotonic. When the range has more cells than the grid, the grid's cells
-// are scanned instead.
+// level k, a box's center lies within the level's reach r = reach[k] of
+// every point of its bounds (levelReach), so only cells whose coordinates
+// are in coord(lo - r) to coord(hi + r) can hold one: lo - r is rounded to
+// nearest, which keeps it at or below any float64 at or above the exact
+// value, centers included, and coord is monotonic. When the range has more
+// cells than the grid, the grid's cells are scanned instead.
 func (g *grid) visit(lo, hi obb.Vec2, fn func(*block) bool) bool {
 	for _, k := range g.levels {
 		if g.visitLevel(k, lo, hi, fn) {
@@ -146,14 +146,13 @@ func (g *grid) visit(lo, hi obb.Vec2, fn func(*block) bool) bool {
 
 // visitLevel is visit on level k alone.
 func (g *grid) visitLevel(k int16, lo, hi obb.Vec2, fn func(*block) bool) bool {
-	r, _ := sizes(int(k))
-	return g.visitFar(k, lo, hi, r, fn)
+	return g.visitFar(k, lo, hi, g.reach[int(k)-minLevel], fn)
 }
 
 // visitFar is visitLevel for things of the level's boxes that lie within
-// far of their centers, not R: the cells whose coordinates are in
+// far of their centers, not reach[k]: the cells whose coordinates are in
 // coord(lo - far) to coord(hi + far), by visit's argument, which holds for
-// any float64 far.
+// any float64 far at least the distance.
 func (g *grid) visitFar(k int16, lo, hi obb.Vec2, r float64, fn func(*block) bool) bool {
 	_, s := sizes(int(k))
 	x0, x1 := coord(float64(lo.X)-r, s), coord(float64(hi.X)+r, s)

@@ -161,7 +161,7 @@ func (w *World) Move(h Handle, b obb.Box) {
 			return
 		}
 		g := &w.grids[s.kind]
-		if key, tx, ty, ok := g.cellReach(b); ok && key == s.cell {
+		if key, r, tx, ty, ok := g.cellReach(b); ok && key == s.cell && g.holds(key, r) {
 			if !later {
 				g.blocks[s.block].set(s.lane, b)
 			} else {
@@ -281,9 +281,9 @@ func (w *World) place(h Handle, s *slot) {
 		s.where = inNaN
 		return
 	case bound.Finite:
-		if key, ok := w.grids[s.kind].cellOf(s.box); ok {
+		if key, r, _, _, ok := w.grids[s.kind].cellReach(s.box); ok {
 			s.where, s.cell = inGrid, key
-			s.block, s.lane = w.grids[s.kind].add(key, h, s.filter, s.box)
+			s.block, s.lane = w.grids[s.kind].add(key, r, h, s.filter, s.box)
 			w.placeFat(h, s)
 			return
 		}

@@ -17,13 +17,13 @@ import (
 // one cell, the one holding its center, on a level of boxes about its size.
 // Level k holds boxes whose bound.Box reaches at most R = 2ᵏ from the center
 // along each coordinate, in square cells of side S = 4R; a box's bounds then
-// lie within R of its center, and within the level's reach r ≤ R, the
-// largest of its boxes' (levelReach). So a question with bounds [lo, hi]
-// needs, on each level with boxes, only the cells whose centers' range
-// [lo - r, hi + r] touches: two to four cells when the question is the
-// size of the level's boxes, whatever the size of the world. Cell
-// coordinates are floor(center/S), found through a hash table of tiles of
-// cells (tiles.go), so coordinates are unbounded.
+// lie within R of its center, and within the level's reach r ≤ R, a bound on
+// its boxes' reaches that the grid keeps (levelReach). So a question with
+// bounds [lo, hi] needs, on each level with boxes, only the cells whose
+// centers' range [lo - r, hi + r] touches: two to four cells when the
+// question is the size of the level's boxes, whatever the size of the world.
+// Cell coordinates are floor(center/S), found through a hash table of tiles
+// of cells (tiles.go), so coordinates are unbounded.
 //
 // Every level costs a question a few cells more, and a level of small cells
 // among boxes that are sparse for them costs a lookup per empty neighbour,
@@ -252,15 +252,16 @@ func (g *grid) cellIrregular(b obb.Box) (k cellKey, r, tx, ty float64, ok bool) 
 	return g.cellAt(b.Center, r), r, inf, inf, true
 }
 
-// levelReach: a question on level k widens its bounds by the reach the
-// grid keeps for the level, reach[k], instead of the level's R, which is
-// at least the reach of every box the level can hold but up to 2^levelSlack
-// times that of the boxes it does hold: the uniform scene's boxes reach
-// at most 2.1 and share the level of R = 4. A question's range of cells is
-// then narrower, as the proof in visit allows for any bound on the reach
-// of the level's boxes. The reach of a box is max(rx, ry) of bound.Reach,
-// or that of its bounds for a box Reach declines (cellIrregular): what
-// levelFor places it by, so never above R.
+// levelReach: a question on level k widens its bounds by the reach the grid
+// keeps for the level, reach[k], instead of the level's R, which is at least
+// the reach of every box the level can hold but up to 2^(levelSlack+1) times
+// that of a box it holds (a box joins a level up to 2^levelSlack times its
+// size class, which is under twice its reach): the uniform scene's boxes
+// reach at most 2.1 and share the level of R = 4. A question's range of
+// cells is then narrower, as the proof in visit allows for any bound on the
+// reach of the level's boxes. The reach of a box is max(rx, ry) of
+// bound.Reach, or that of its bounds for a box Reach declines
+// (cellIrregular): what levelFor places it by, so never above R.
 //
 // reach[k] only grows while level k has boxes, and is 0 once it has none.
 // add raises it to the reach of the box it adds. A move that keeps a box in

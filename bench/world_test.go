@@ -71,7 +71,9 @@ func footprints(boxes *soa.Boxes, k int) []obb.Box {
 
 // BenchmarkWorldQuery asks one planned building's footprint, at a
 // different place each time, against a world: all hits (op=query) or the
-// first (op=any). impl=world is the World with the default kernel;
+// first (op=any); op=ray casts a 30-unit segment from the footprint's
+// center along its axis, a line of sight, for the first box it enters
+// (World.RayCast). impl=world is the World with the default kernel;
 // impl=scan-avx2 (or scan-generic where AVX2 is missing) is the linear
 // scan of kernel.AppendOverlapping over the same boxes.
 func BenchmarkWorldQuery(b *testing.B) {
@@ -88,7 +90,7 @@ func BenchmarkWorldQuery(b *testing.B) {
 			boxes := worldScene(sc.name, sc.make, n)
 			qs := footprints(boxes, 1024)
 			var w *world.World
-			for _, op := range []string{"query", "any"} {
+			for _, op := range []string{"query", "any", "ray"} {
 				b.Run(fmt.Sprintf("world=%s/op=%s/impl=world/n=%d", sc.name, op, n), func(b *testing.B) {
 					if w == nil {
 						w = world.New()
@@ -99,8 +101,14 @@ func BenchmarkWorldQuery(b *testing.B) {
 					b.ReportAllocs()
 					for i := 0; b.Loop(); i++ {
 						q := qs[i&1023]
-						if op == "any" {
+						switch op {
+						case "any":
 							if w.Any(q, ^uint32(0)) {
+								hits++
+							}
+							continue
+						case "ray":
+							if _, ok := w.RayCast(q.Center, q.Axis.Scale(30), ^uint32(0)); ok {
 								hits++
 							}
 							continue

@@ -2,6 +2,7 @@ package world
 
 import (
 	"math"
+	mathbits "math/bits"
 	"slices"
 
 	"github.com/obb2d/obb2d/obb"
@@ -64,8 +65,16 @@ func (w *World) ray(origin, delta obb.Vec2, mask uint32, fn func(RayHit)) {
 			fn(RayHit{h, t, n})
 		}
 	}
-	visit := func(blk *block) bool {
+	every := func(blk *block) bool {
 		for lane := range blk.n {
+			test(blk.h[lane], blk.f[lane], blk.at(lane))
+		}
+		return false
+	}
+	seg := newSegment(origin, delta)
+	along := func(blk *block, pad float64) bool {
+		for bits := seg.near(blk, pad); bits != 0; bits &= bits - 1 {
+			lane := int32(mathbits.TrailingZeros64(bits))
 			test(blk.h[lane], blk.f[lane], blk.at(lane))
 		}
 		return false
@@ -76,9 +85,9 @@ func (w *World) ray(origin, delta obb.Vec2, mask uint32, fn func(RayHit)) {
 	scale := math.Abs(float64(origin.X)) + math.Abs(float64(origin.Y)) + math.Abs(float64(delta.X)) + math.Abs(float64(delta.Y))
 	for k := range w.grids {
 		if scale < 0x1p100 {
-			w.grids[k].visitSegment(origin, delta, visit)
+			w.grids[k].visitSegment(origin, delta, along)
 		} else {
-			w.grids[k].visitAll(visit)
+			w.grids[k].visitAll(every)
 		}
 	}
 	for _, h := range w.infinite {
@@ -87,31 +96,79 @@ func (w *World) ray(origin, delta obb.Vec2, mask uint32, fn func(RayHit)) {
 }
 
 // visitSegment calls fn with every block that may hold a box the segment
-// from p to p+d can hit, column by column of each level's cells, so that a
-// long segment visits the cells along it, not those of its bounding box.
-// A box's bounds lie within R of its center, and the float32 slab test's
-// rounding moves the segment by a few units of 2⁻²⁴ of |p| + |d| + R at
-// most; each column's range of cells is widened by R plus 2⁻¹⁶ of that
-// scale, and computed in float64, whose rounding is far inside the margin.
-func (g *grid) visitSegment(p, d obb.Vec2, fn func(*block) bool) bool {
+// from p to p+d can hit, and that block's level's pad, column by column of
+// each level's cells, so that a long segment visits the cells along it,
+// not those of its bounding box. A box's bounds lie within the level's
+// reach r of its center (levelReach), and the float32 slab test's rounding
+// moves the segment by a few units of 2⁻²⁴ of |p| + |d| + r at most, as
+// half extents are at most 2r (the reach of one is at least their sum's
+// half): the pad is r plus 2⁻¹⁶ of |p| + |d| + 4r, computed in float64,
+// whose rounding is far inside the margin. Each column's range of cells is
+// widened by the pad; a box the segment hits has its center within the pad
+// of a point of it on each coordinate. Padded by the level's R instead of
+// its reach, BenchmarkWorldQuery's op=ray segments visit a quarter more
+// boxes and take 13% to 20% longer on the uniform and RTS scenes, 5% to 12%
+// on the mixed one (timed in one binary, at 10,000 to 1,000,000 boxes).
+func (g *grid) visitSegment(p, d obb.Vec2, fn func(blk *block, pad float64) bool) bool {
 	px, py, dx, dy := float64(p.X), float64(p.Y), float64(d.X), float64(d.Y)
 	scale := math.Abs(px) + math.Abs(py) + math.Abs(dx) + math.Abs(dy)
 	for _, k := range g.levels {
-		r, _ := sizes(int(k))
-		pad := r + float64((scale+float64(2*r))*0x1p-16)
+		r := g.reach[int(k)-minLevel]
+		pad := r + float64((scale+float64(4*r))*0x1p-16)
+		at := func(blk *block) bool { return fn(blk, pad) }
 		xa, xb := min(px, px+dx), max(px, px+dx)
 		ya, yb := min(py, py+dy), max(py, py+dy)
-		stop, ok := g.columns(k, px, py, dx, dy, pad, fn)
+		stop, ok := g.columns(k, px, py, dx, dy, pad, at)
 		if !ok {
 			// More cells along the segment than in the level: scan the
 			// level's cells instead.
-			stop = g.scanLevel(k, xa-pad, xb+pad, ya-pad, yb+pad, fn)
+			stop = g.scanLevel(k, xa-pad, xb+pad, ya-pad, yb+pad, at)
 		}
 		if stop {
 			return true
 		}
 	}
 	return false
+}
+
+// segment is a segment from p to p + d in float64, and d·d, for near.
+type segment struct{ px, py, dx, dy, d2 float64 }
+
+func newSegment(p, d obb.Vec2) segment {
+	dx, dy := float64(d.X), float64(d.Y)
+	return segment{float64(p.X), float64(p.Y), dx, dy, float64(dx*dx) + float64(dy*dy)}
+}
+
+// near returns the bits of the lanes of blk whose centers lie within 1.5
+// pads of the segment: the only ones its slab test can hit. A hit box's
+// center c lies within the pad of a point q of the segment on each
+// coordinate (visitSegment), so within √2 pads of q, and then, with
+// e = c - p, |e × d| ≤ √2·pad·|d| (its distance from the segment's line)
+// and e·d in [-√2·pad·|d|, d·d + √2·pad·|d|] (its place along it), that is
+// |e·d - d·d/2| ≤ d·d/2 + √2·pad·|d|. The test compares with 1.5 pads: the
+// rest, 0.08·pad·|d|, covers the float64 rounding of e, of the products
+// and of the sums, each within a few units of 2⁻⁵³ of |e|·|d| ≤
+// (|d| + 2·pad)·|d| for a center that passes, as pad ≥ 2⁻¹⁶·|d|; |d| is
+// math.Sqrt's, correctly rounded on every platform, and these bits only
+// choose the lanes that the slab test decides. A segment of length 0
+// passes every lane. BenchmarkWorldQuery's op=ray segments, 30 units long,
+// slab-test 5.6 to 6.1 of the 28.5 to 29.5 boxes of the cells along them
+// on the uniform scene, 11 to 12 of 64 to 75 on the RTS one, and take 32%
+// to 38%, 27% to 31% and 21% to 51% (mixed scene) less time than with a
+// slab test of every lane (timed in one binary, at 10,000 to 1,000,000
+// boxes).
+func (s *segment) near(blk *block, pad float64) uint64 {
+	side := float64(float64(1.5*pad)*math.Sqrt(s.d2)) * (1 + 0x1p-40)
+	mid := float64(s.d2 * 0.5)
+	span := mid + side
+	var bits uint64
+	for lane := range blk.n {
+		ex, ey := float64(blk.cols.CX[lane])-s.px, float64(blk.cols.CY[lane])-s.py
+		cross := float64(ex*s.dy) - float64(ey*s.dx)
+		dot := float64(ex*s.dx) + float64(ey*s.dy)
+		bits |= uint64(b2i(math.Abs(cross) <= side)&b2i(math.Abs(dot-mid) <= span)) << lane
+	}
+	return bits
 }
 
 // columns visits level k's cells along the segment column by column, and

@@ -52,8 +52,8 @@ func box(r *rand.Rand, spread, lo, hi float64) obb.Box {
 
 func random(r *rand.Rand) Pair { return Pair{box(r, 40, 0.1, 30), box(r, 40, 0.1, 30)} }
 
-// nudge moves v by up to k float32 steps either way.
-func nudge(r *rand.Rand, v float32, k int) float32 {
+// Nudge moves v by up to k float32 steps either way, the number drawn from r.
+func Nudge(r *rand.Rand, v float32, k int) float32 {
 	for i := r.IntN(2*k+1) - k; i != 0; {
 		if i > 0 {
 			v = math.Nextafter32(v, float32(math.Inf(1)))
@@ -94,7 +94,7 @@ func place(r *rand.Rand, a, b obb.Box, k int) Pair {
 	slide := uniform(r, -1, 1) * (float64(a.Half.X+a.Half.Y) + float64(b.Half.X+b.Half.Y)) * 0.5
 	cx := float64(a.Center.X) + dist*n[0] - slide*n[1]
 	cy := float64(a.Center.Y) + dist*n[1] + slide*n[0]
-	b.Center = obb.Vec2{X: nudge(r, float32(cx), k), Y: nudge(r, float32(cy), k)}
+	b.Center = obb.Vec2{X: Nudge(r, float32(cx), k), Y: Nudge(r, float32(cy), k)}
 	if r.IntN(2) == 0 {
 		return Pair{b, a}
 	}
@@ -106,7 +106,7 @@ func place(r *rand.Rand, a, b obb.Box, k int) Pair {
 func turned(r *rand.Rand, delta float64) Pair {
 	a := box(r, 100, 0.1, 30)
 	b := obb.New(obb.Vec2{}, float32(uniform(r, 0.1, 30)), float32(uniform(r, 0.1, 30)), a.Angle()+delta)
-	b.Axis = obb.Vec2{X: nudge(r, b.Axis.X, 2), Y: nudge(r, b.Axis.Y, 2)}
+	b.Axis = obb.Vec2{X: Nudge(r, b.Axis.X, 2), Y: Nudge(r, b.Axis.Y, 2)}
 	return place(r, a, b, 4)
 }
 
@@ -118,7 +118,7 @@ func cornerToCorner(r *rand.Rand) Pair {
 	// Put b's corner j on a's corner i (b is centered at the origin now).
 	cx := float64(ca[i].X) - float64(cb[j].X)
 	cy := float64(ca[i].Y) - float64(cb[j].Y)
-	b.Center = obb.Vec2{X: nudge(r, float32(cx), 4), Y: nudge(r, float32(cy), 4)}
+	b.Center = obb.Vec2{X: Nudge(r, float32(cx), 4), Y: Nudge(r, float32(cy), 4)}
 	return Pair{a, b}
 }
 

@@ -1,0 +1,127 @@
+package world_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/obb2d/obb2d/internal/testkit/scene"
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/world"
+)
+
+// TestRayCastGrazing checks RayCastAll against obb.Box.RayCast on every
+// box with segments that graze boxes: through a corner, at angles of a
+// multiple of 45° to the box's axis or at random, moved off it by a few
+// float32 steps either way; segments that end at a corner or start there;
+// and segments of length 0 at a corner. Each world holds boxes of one
+// shape, so that its level's reach is theirs: sizes 10⁻³ to 10³, squares
+// and not, axis-aligned and turned, with axes of length ½ to 300 and
+// negative or zero half extents. A segment across the diagonal of an
+// axis-aligned square through its corner passes its center at √2 times
+// its reach, and one that ends at the corner reaches no further along
+// itself: the cases that bound the pad and the lanes' filter of the cells
+// along a segment (visitSegment, near).
+func TestRayCastGrazing(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 21))
+	rays := 0
+	for _, size := range []float32{1e-3, 1, 1e3} {
+		for _, aspect := range []float32{1, 2} {
+			for _, odd := range []string{"", "short axis", "long axis", "far axis", "negative", "zero"} {
+				w, m := world.New(), &model{}
+				var boxes []obb.Box
+				for i := range 24 {
+					c := obb.Vec2{X: float32(r.NormFloat64()) * 20 * size, Y: float32(r.NormFloat64()) * 20 * size}
+					angle := 0.0
+					if i%2 == 1 {
+						angle = r.Float64() * 7
+					}
+					b := obb.FromHalf(c, obb.Vec2{X: size, Y: size * aspect}, angle)
+					switch odd {
+					case "short axis":
+						b.Axis = b.Axis.Scale(0.5)
+					case "long axis":
+						b.Axis = b.Axis.Scale(2)
+					case "far axis":
+						b.Axis = b.Axis.Scale(300)
+					case "negative":
+						b.Half.X = -b.Half.X
+					case "zero":
+						b.Half = obb.Vec2{}
+					}
+					boxes = append(boxes, b)
+					m.insert(w.Insert(b, world.Dynamic, world.DefaultFilter), b, world.Dynamic, world.DefaultFilter)
+				}
+				for _, b := range boxes {
+					corners := b.Corners()
+					u := math.Atan2(float64(b.Axis.Y), float64(b.Axis.X))
+					for range 16 {
+						k := corners[r.IntN(4)]
+						a := u + float64(r.IntN(8))*math.Pi/4
+						if r.IntN(4) == 0 {
+							a = r.Float64() * 2 * math.Pi
+						}
+						l := float64(size) * []float64{0, 0.5, 4, 30}[r.IntN(4)]
+						d := obb.Vec2{X: float32(l * math.Cos(a)), Y: float32(l * math.Sin(a))}
+						var p obb.Vec2
+						switch r.IntN(3) {
+						case 0: // through the corner
+							p = obb.Vec2{X: k.X - d.X/2, Y: k.Y - d.Y/2}
+						case 1: // ending at it
+							p = obb.Vec2{X: k.X - d.X, Y: k.Y - d.Y}
+						case 2: // starting at it
+							p = k
+						}
+						p = obb.Vec2{X: scene.Nudge(r, p.X, 4), Y: scene.Nudge(r, p.Y, 4)}
+						if got, want := w.RayCastAll(nil, p, d, ^uint32(0)), m.rays(p, d, ^uint32(0)); !slices.Equal(got, want) {
+							t.Fatalf("RayCastAll(%v, %v) by a corner of %v: %d hits, brute force %d: %v, want %v", p, d, b, len(got), len(want), got, want)
+						}
+						rays++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d segments", rays)
+}
+
+// TestRayCastFarAxes checks RayCastAll with boxes whose axes are far from
+// unit length, up to the largest float32, and long segments, against
+// obb.Box.RayCast on every box. With such an axis the slab test's
+// products overflow, and it can report a hit, at t = 0, far from the box's
+// bounds: a box of zero extents with axis (-3.4e38, -0.84) at the origin
+// is hit by a segment from (-0.6, -0.04) that moves away from it, and the
+// box at the origin with axis (1000, 0) and half extents 1 by the segment
+// from (1e34, 0) to (1.01e36, 0).
+func TestRayCastFarAxes(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	w, m := world.New(), &model{}
+	add := func(b obb.Box) {
+		m.insert(w.Insert(b, world.Dynamic, world.DefaultFilter), b, world.Dynamic, world.DefaultFilter)
+	}
+	add(obb.Box{Center: obb.Vec2{X: 0.0039901733, Y: -0.030399323}, Axis: obb.Vec2{X: -math.MaxFloat32, Y: -0.84126943}})
+	add(obb.Box{Axis: obb.Vec2{X: 1000}, Half: obb.Vec2{X: 1, Y: 1}})
+	for range 300 {
+		b := obb.FromHalf(obb.Vec2{X: float32(r.NormFloat64()), Y: float32(r.NormFloat64())}, obb.Vec2{X: r.Float32(), Y: r.Float32()}, r.Float64()*7)
+		scale := []float32{1, 1e3, 0x1p20, 0x1p60, 1e30, math.MaxFloat32}[r.IntN(6)]
+		b.Axis = b.Axis.Scale([]float32{scale, 1 / scale}[r.IntN(2)])
+		if r.IntN(3) == 0 {
+			b.Half = obb.Vec2{}
+		}
+		add(b)
+	}
+	for i := range 300 {
+		p := obb.Vec2{X: float32(r.NormFloat64()), Y: float32(r.NormFloat64())}
+		d := obb.Vec2{X: float32(r.NormFloat64()), Y: float32(r.NormFloat64())}.Scale([]float32{3, 1e20, 1e37}[r.IntN(3)])
+		switch i {
+		case 0:
+			p, d = obb.Vec2{X: -0.59778774, Y: -0.035316795}, obb.Vec2{X: -2.819931, Y: 5.397613}
+		case 1:
+			p, d = obb.Vec2{X: 1e34}, obb.Vec2{X: 1e36}
+		}
+		if got, want := w.RayCastAll(nil, p, d, ^uint32(0)), m.rays(p, d, ^uint32(0)); !slices.Equal(got, want) {
+			t.Fatalf("RayCastAll(%v, %v): %d hits, brute force %d: %v, want %v", p, d, len(got), len(want), got, want)
+		}
+	}
+}

@@ -74,9 +74,7 @@ func TestRayCastGrazing(t *testing.T) {
 							p = k
 						}
 						p = obb.Vec2{X: scene.Nudge(r, p.X, 4), Y: scene.Nudge(r, p.Y, 4)}
-						if got, want := w.RayCastAll(nil, p, d, ^uint32(0)), m.rays(p, d, ^uint32(0)); !slices.Equal(got, want) {
-							t.Fatalf("RayCastAll(%v, %v) by a corner of %v: %d hits, brute force %d: %v, want %v", p, d, b, len(got), len(want), got, want)
-						}
+						checkRays(t, w, m, p, d)
 						rays++
 					}
 				}
@@ -84,6 +82,46 @@ func TestRayCastGrazing(t *testing.T) {
 		}
 	}
 	t.Logf("%d segments", rays)
+}
+
+// checkRays checks RayCastAll and RayCast of the segment from p to p+d
+// against the model's brute force.
+func checkRays(t *testing.T, w *world.World, m *model, p, d obb.Vec2) {
+	t.Helper()
+	want := m.rays(p, d, ^uint32(0))
+	if got := w.RayCastAll(nil, p, d, ^uint32(0)); !slices.Equal(got, want) {
+		t.Fatalf("RayCastAll(%v, %v): %d hits, brute force %d: %v, want %v", p, d, len(got), len(want), got, want)
+	}
+	if first, ok := w.RayCast(p, d, ^uint32(0)); ok != (len(want) > 0) || ok && first != want[0] {
+		t.Fatalf("RayCast(%v, %v) = %v, %v; brute force %v", p, d, first, ok, want)
+	}
+}
+
+// TestRayCastTies checks RayCast where several boxes are hit at the same
+// T, in cells of every order along the segment: piles of overlapping
+// boxes, whose handles are in random order of place, with segments that
+// start inside several (T = 0) or run along the boxes' shared edges, on
+// integer coordinates. RayCast must return the lowest handle of the
+// first T even when that box's cell comes after the others' along the
+// segment.
+func TestRayCastTies(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 22))
+	for range 40 {
+		w, m := world.New(), &model{}
+		size := []float32{0.25, 1, 8}[r.IntN(3)]
+		for range 60 {
+			c := obb.Vec2{X: float32(r.IntN(17)-8) * size, Y: float32(r.IntN(17)-8) * size}
+			b := obb.FromHalf(c, obb.Vec2{X: size, Y: size * float32(1+r.IntN(2))}, 0)
+			m.insert(w.Insert(b, world.Dynamic, world.DefaultFilter), b, world.Dynamic, world.DefaultFilter)
+		}
+		for range 60 {
+			p := obb.Vec2{X: float32(r.IntN(17)-8) * size, Y: float32(r.IntN(17)-8) * size}
+			a := float64(r.IntN(8)) * math.Pi / 4
+			l := float64(size) * []float64{1, 8, 40}[r.IntN(3)]
+			d := obb.Vec2{X: float32(math.Round(l * math.Cos(a))), Y: float32(math.Round(l * math.Sin(a)))}
+			checkRays(t, w, m, p, d)
+		}
+	}
 }
 
 // TestRayCastFarAxes checks RayCastAll with boxes whose axes are far from

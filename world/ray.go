@@ -202,6 +202,7 @@ func (g *grid) columns(k int16, px, py, dx, dy, pad float64, tmax *float32, fn f
 	_, s := sizes(int(k))
 	x0, x1 := coord(min(px, px+dx)-pad, s), coord(max(px, px+dx)+pad, s)
 	budget := int64(len(g.cells))
+	var last lastTile
 	first := 0
 	if cellsAlong(x1, x0, s, pad, dx, dy) <= float64(budget) {
 		first = 1 // no need to count them
@@ -233,7 +234,7 @@ func (g *grid) columns(k int16, px, py, dx, dy, pad float64, tmax *float32, fn f
 				if enters(y, s, pad, py, dy) > float64(*tmax) {
 					break
 				}
-				if g.walk(g.head(cellKey{x, y, k}), fn) {
+				if g.walk(last.head(g, cellKey{x, y, k}), fn) {
 					return true, true
 				}
 			}
@@ -254,6 +255,35 @@ func cellsAlong(x1, x0 int32, s, pad, dx, dy float64) float64 {
 		span = float64(span*(s+2*pad)) / math.Abs(dx)
 	}
 	return float64(float64(int64(x1)-int64(x0)+1) * ((span+2*pad)/s + 3))
+}
+
+// lastTile is the tile that the cell before along a segment was in, and
+// its entry in the tiles' hash table (-1 for none): the next cell is
+// mostly in the same tile, and a segment across empty land then costs a
+// hash lookup per tile, not per cell. RayCast of 3,000-unit segments on
+// the RTS scene, whose bases lie apart, takes 5% to 17% less at 10,000 to
+// 1,000,000 boxes, of 30-unit ones 4% to 7% less, and on the uniform scene
+// within 3% either way (BenchmarkWorldQuery's footprints, two runs, timed
+// in one binary against g.head on every cell).
+type lastTile struct {
+	key   cellKey
+	entry int
+	valid bool
+}
+
+// head is g.head(k) through the last tile.
+func (t *lastTile) head(g *grid, k cellKey) int32 {
+	if tk := tileKey(k); !t.valid || tk != t.key {
+		t.key, t.entry, t.valid = tk, g.findEntry(tk), true
+	}
+	if t.entry < 0 {
+		return -1
+	}
+	s := tileSlot(k)
+	if g.table[t.entry].occ&(1<<s) == 0 {
+		return -1
+	}
+	return g.tiles[g.table[t.entry].tile-1].head[s]
 }
 
 // toward returns the i-th of the coordinates a to b in the direction of d:

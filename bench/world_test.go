@@ -72,8 +72,9 @@ func footprints(boxes *soa.Boxes, k int) []obb.Box {
 // BenchmarkWorldQuery asks one planned building's footprint, at a
 // different place each time, against a world: all hits (op=query) or the
 // first (op=any); op=ray casts a 30-unit segment from the footprint's
-// center along its axis, a line of sight, for the first box it enters
-// (World.RayCast). impl=world is the World with the default kernel;
+// center along its axis for the first box it enters (World.RayCast), and
+// op=sight a 3,000-unit one, a line of sight across the map.
+// impl=world is the World with the default kernel;
 // impl=scan-avx2 (or scan-generic where AVX2 is missing) is the linear
 // scan of kernel.AppendOverlapping over the same boxes.
 func BenchmarkWorldQuery(b *testing.B) {
@@ -90,7 +91,7 @@ func BenchmarkWorldQuery(b *testing.B) {
 			boxes := worldScene(sc.name, sc.make, n)
 			qs := footprints(boxes, 1024)
 			var w *world.World
-			for _, op := range []string{"query", "any", "ray"} {
+			for _, op := range []string{"query", "any", "ray", "sight"} {
 				b.Run(fmt.Sprintf("world=%s/op=%s/impl=world/n=%d", sc.name, op, n), func(b *testing.B) {
 					if w == nil {
 						w = world.New()
@@ -107,8 +108,12 @@ func BenchmarkWorldQuery(b *testing.B) {
 								hits++
 							}
 							continue
-						case "ray":
-							if _, ok := w.RayCast(q.Center, q.Axis.Scale(30), ^uint32(0)); ok {
+						case "ray", "sight":
+							l := float32(30)
+							if op == "sight" {
+								l = 3000
+							}
+							if _, ok := w.RayCast(q.Center, q.Axis.Scale(l), ^uint32(0)); ok {
 								hits++
 							}
 							continue

@@ -115,9 +115,10 @@ func (w *World) ray(origin, delta obb.Vec2, mask uint32, tmax *float32, fn func(
 // whose rounding is far inside the margin. Each column's range of cells is
 // widened by the pad; a box the segment hits has its center within the pad
 // of a point of it on each coordinate. Padded by the level's R instead of
-// its reach, BenchmarkWorldQuery's op=ray segments visit a quarter more
-// boxes and take 13% to 20% longer on the uniform and RTS scenes, 5% to 12%
-// on the mixed one (timed in one binary, at 10,000 to 1,000,000 boxes).
+// its reach, RayCastAll of BenchmarkWorldQuery's op=ray segments visits a
+// quarter more boxes and takes 13% to 20% longer on the uniform and RTS
+// scenes, 5% to 12% on the mixed one (timed in one binary, at 10,000 to
+// 1,000,000 boxes).
 func (g *grid) visitSegment(p, d obb.Vec2, tmax *float32, fn func(blk *block, pad float64) bool) bool {
 	px, py, dx, dy := float64(p.X), float64(p.Y), float64(d.X), float64(d.Y)
 	scale := math.Abs(px) + math.Abs(py) + math.Abs(dx) + math.Abs(dy)
@@ -160,12 +161,12 @@ func newSegment(p, d obb.Vec2) segment {
 // (|d| + 2·pad)·|d| for a center that passes, as pad ≥ 2⁻¹⁶·|d|; |d| is
 // math.Sqrt's, correctly rounded on every platform, and these bits only
 // choose the lanes that the slab test decides. A segment of length 0
-// passes every lane. BenchmarkWorldQuery's op=ray segments, 30 units long,
-// slab-test 5.6 to 6.1 of the 28.5 to 29.5 boxes of the cells along them
-// on the uniform scene, 11 to 12 of 64 to 75 on the RTS one, and take 32%
-// to 38%, 27% to 31% and 21% to 51% (mixed scene) less time than with a
-// slab test of every lane (timed in one binary, at 10,000 to 1,000,000
-// boxes).
+// passes every lane. RayCastAll of BenchmarkWorldQuery's op=ray segments,
+// 30 units long, slab-tests 5.6 to 6.1 of the 28.5 to 29.5 boxes of the
+// cells along them on the uniform scene, 11 to 12 of 64 to 75 on the RTS
+// one, and takes 32% to 38%, 27% to 31% and 21% to 51% (mixed scene) less
+// time than with a slab test of every lane (timed in one binary, at
+// 10,000 to 1,000,000 boxes).
 func (s *segment) near(blk *block, pad float64) uint64 {
 	side := float64(float64(1.5*pad)*math.Sqrt(s.d2)) * (1 + 0x1p-40)
 	mid := float64(s.d2 * 0.5)

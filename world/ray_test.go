@@ -50,9 +50,9 @@ func TestRayCastTies(t *testing.T) {
 	}
 }
 
-// TestRayCastFarAxes checks RayCastAll with boxes whose axes are far from
-// unit length, up to the largest float32, and long segments, against
-// obb.Box.RayCast on every box. With such an axis the slab test's
+// TestRayCastFarAxes checks RayCastAll and RayCast with boxes whose axes
+// are far from unit length, up to the largest float32, and long segments,
+// against obb.Box.RayCast on every box. With such an axis the slab test's
 // products overflow, and it can report a hit, at t = 0, far from the box's
 // bounds: a box of zero extents with axis (-3.4e38, -0.84) at the origin
 // is hit by a segment from (-0.6, -0.04) that moves away from it, and the
@@ -84,8 +84,6 @@ func TestRayCastFarAxes(t *testing.T) {
 		case 1:
 			p, d = obb.Vec2{X: 1e34}, obb.Vec2{X: 1e36}
 		}
-		if got, want := w.RayCastAll(nil, p, d, ^uint32(0)), m.rays(p, d, ^uint32(0)); !slices.Equal(got, want) {
-			t.Fatalf("RayCastAll(%v, %v): %d hits, brute force %d: %v, want %v", p, d, len(got), len(want), got, want)
-		}
+		checkRays(t, w, m, p, d)
 	}
 }

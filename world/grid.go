@@ -3,6 +3,7 @@ package world
 import (
 	"cmp"
 	"math"
+	mathbits "math/bits"
 	"slices"
 	"unsafe"
 
@@ -59,7 +60,7 @@ type block struct {
 	cell int32
 	h    [blockLanes]Handle
 	f    [blockLanes]Filter
-	_    [52]byte // to a whole number of cache lines: see lineBlocks
+	_    [52]byte // to a whole number of cache lines: see the check below
 }
 
 // Blocks are a whole number of cache lines long (640 bytes), and the
@@ -72,7 +73,7 @@ type block struct {
 // padded; BenchmarkWorldStep, uniform, 1,000,000 boxes, moved=100%: 7%
 // faster; the RTS scene's moved=1% step on one worker at 1,000,000 boxes,
 // whose pairs outnumber its boxes ten to one, 4% slower).
-var lineBlocks [0]struct{} = [unsafe.Sizeof(block{}) % 64]struct{}{}
+var _ [0]struct{} = [unsafe.Sizeof(block{}) % 64]struct{}{}
 
 // blockHead is how many bytes of a block a question reads whatever the
 // answer: the columns, then the lane count and the next block. The handles
@@ -93,6 +94,18 @@ func (b *block) at(lane int32) obb.Box {
 		Half:   obb.Vec2{X: b.cols.HX[lane], Y: b.cols.HY[lane]},
 	}
 }
+
+// each calls fn with the handle, filter and box of each lane of b whose bit
+// is set in bits: the lanes a question's filter of a block kept.
+func (b *block) each(bits uint64, fn func(Handle, Filter, obb.Box)) {
+	for ; bits != 0; bits &= bits - 1 {
+		lane := int32(mathbits.TrailingZeros64(bits))
+		fn(b.h[lane], b.f[lane], b.at(lane))
+	}
+}
+
+// used returns the bits of b's lanes that hold boxes.
+func (b *block) used() uint64 { return 1<<b.n - 1 }
 
 // fatBlock holds the fat bounds (fat.go) of a block's boxes by lane, lo.X,
 // lo.Y, hi.X and hi.Y, so that a query for candidates reads them in

@@ -32,8 +32,6 @@ func (m *model) insert(h world.Handle, b obb.Box, k world.Kind, f world.Filter) 
 	}
 }
 
-func (m *model) find(h world.Handle) int { return slices.Index(m.h, h) }
-
 func (m *model) remove(i int) {
 	m.gone = append(m.gone, m.h[i])
 	m.h = slices.Delete(m.h, i, i+1)

@@ -55,9 +55,7 @@ func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 	// which the bounds' padding covers (see bound.PadFactor).
 	finite := f32.Finite(p.X) && f32.Finite(p.Y)
 	visit := func(blk *block) bool {
-		for lane := range blk.n {
-			test(blk.h[lane], blk.f[lane], blk.at(lane))
-		}
+		blk.each(blk.used(), test)
 		return false
 	}
 	px, py := float64(p.X), float64(p.Y)
@@ -70,10 +68,7 @@ func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 		for _, lv := range g.levels {
 			r := g.reach[int(lv)-minLevel]
 			g.visitFar(lv, p, p, r, func(blk *block) bool {
-				for bits := nearPoint(blk, px, py, r); bits != 0; bits &= bits - 1 {
-					lane := int32(mathbits.TrailingZeros64(bits))
-					test(blk.h[lane], blk.f[lane], blk.at(lane))
-				}
+				blk.each(nearPoint(blk, px, py, r), test)
 				return false
 			})
 		}

@@ -64,8 +64,11 @@ func (g *grid) findEntry(k cellKey) int {
 
 // locate returns the tile and the entry of the cell with key k, or -1 for
 // the tile when there is no such cell.
-func (g *grid) locate(k cellKey) (int32, uint) {
-	i := g.findEntry(tileKey(k))
+func (g *grid) locate(k cellKey) (int32, uint) { return g.locateIn(g.findEntry(tileKey(k)), k) }
+
+// locateIn is locate with the table slot i of the cell's tile at hand,
+// findEntry's answer for it: -1 when there is no such tile.
+func (g *grid) locateIn(i int, k cellKey) (int32, uint) {
 	s := tileSlot(k)
 	if i < 0 || g.table[i].occ&(1<<s) == 0 {
 		return -1, s
@@ -106,10 +109,11 @@ func (g *grid) setHead(k cellKey, b int32) {
 	g.existing(k).head[tileSlot(k)] = b
 }
 
-// head returns the first block of the cell with key k, or -1 when there is
-// no such cell.
-func (g *grid) head(k cellKey) int32 {
-	if t, s := g.locate(k); t >= 0 {
+// headIn returns the first block of the cell with key k, whose tile is at
+// table slot i (-1 for none, as findEntry answers), or -1 when there is no
+// such cell.
+func (g *grid) headIn(i int, k cellKey) int32 {
+	if t, s := g.locateIn(i, k); t >= 0 {
 		return g.tiles[t].head[s]
 	}
 	return -1
@@ -218,7 +222,7 @@ func (g *grid) visitRange(k int16, x0, x1, y0, y1 int32, fn func(*block) bool) b
 			// reading each head as its walk began, uniform queries at
 			// 1,000,000 and 4,000,000 boxes took a tenth longer
 			// (BenchmarkWorldQuery). The blocks are not asked for ahead
-			// (batch.Prefetch) as well: on whole cache lines (lineBlocks)
+			// (batch.Prefetch) as well: on whole cache lines (block)
 			// asking made every query 2% to 7% slower, at 10,000 boxes
 			// and at 4,000,000 (BenchmarkWorldQuery,
 			// BenchmarkWorldQueryPlaces).

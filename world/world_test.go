@@ -147,12 +147,7 @@ func TestMoveBoxesChecksOnWorkers(t *testing.T) {
 func TestMoveBoxesRepeatsOnWorkers(t *testing.T) {
 	var boxes soa.Boxes
 	scene.Uniform(rand.New(rand.NewPCG(4, 5)), 40000, &boxes)
-	w, ref := world.New(), world.New()
-	w.Workers = 2
-	hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
-	ref.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
-	w.Pairs(nil)
-	ref.Pairs(nil)
+	w, ref, hs := twoWorlds(&boxes)
 	twice := slices.Clone(hs[:4200])
 	twice[4100] = twice[50]
 	var moved soa.Boxes
@@ -165,17 +160,90 @@ func TestMoveBoxesRepeatsOnWorkers(t *testing.T) {
 	moved.CX[50], moved.CY[50] = boxes.CX[50]+0.001, boxes.CY[50]
 	moved.CX[4100], moved.CY[4100] = boxes.CX[50]+0.002, boxes.CY[50]
 	moved.UX[4100], moved.UY[4100], moved.HX[4100], moved.HY[4100] = boxes.UX[50], boxes.UY[50], boxes.HX[50], boxes.HY[50]
-	w.MoveBoxes(twice, &moved)
-	for i, h := range twice {
+	checkMoveBoxes(t, "a handle twice", w, ref, hs, twice, &moved)
+}
+
+// twoWorlds returns a World with two workers and one with one, each of
+// boxes as Dynamic boxes, after a first Pairs, and their handles, which
+// are the same.
+func twoWorlds(boxes *soa.Boxes) (w, ref *world.World, hs []world.Handle) {
+	w, ref = world.New(), world.New()
+	w.Workers = 2
+	hs = w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
+	ref.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
+	w.Pairs(nil)
+	ref.Pairs(nil)
+	return w, ref, hs
+}
+
+// checkMoveBoxes makes w.MoveBoxes(list, moved) and the Moves it stands
+// for in ref, and checks that the boxes of hs and the next Pairs are the
+// same in both.
+func checkMoveBoxes(t *testing.T, what string, w, ref *world.World, hs, list []world.Handle, moved *soa.Boxes) {
+	t.Helper()
+	w.MoveBoxes(list, moved)
+	for i, h := range list {
 		ref.Move(h, moved.At(i))
 	}
 	for _, h := range hs {
 		if w.Box(h) != ref.Box(h) {
-			t.Fatalf("box %#x at %v after a MoveBoxes with a handle twice, want %v", h, w.Box(h), ref.Box(h))
+			t.Fatalf("%s: box %#x at %v after MoveBoxes, want %v", what, h, w.Box(h), ref.Box(h))
 		}
 	}
 	if got, want := w.Pairs(nil), ref.Pairs(nil); !slices.Equal(got, want) {
-		t.Fatalf("Pairs after a MoveBoxes with a handle twice: %d pairs, want %d", len(got), len(want))
+		t.Fatalf("%s: Pairs after MoveBoxes: %d pairs, want %d", what, len(got), len(want))
+	}
+}
+
+// TestMoveBoxesOrders gives two workers MoveBoxes of the same moves with
+// the handles in several orders, against the Moves they stand for on one
+// worker: ascending (markMoves' shortcut), two ascending runs the second
+// of which starts lower, descending, and ascending but for a handle
+// repeated, next to itself or far from it, whose first pose leaves its
+// cell and whose second does not.
+func TestMoveBoxesOrders(t *testing.T) {
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(4, 6)), 20000, &boxes)
+	n := boxes.Len()
+	up := make([]int, n)
+	for i := range up {
+		up[i] = i
+	}
+	var runs, down []int
+	for i := 0; i < n; i += 2 {
+		runs = append(runs, i)
+	}
+	for i := 1; i < n; i += 2 {
+		runs = append(runs, i)
+	}
+	for i := range n {
+		down = append(down, n-1-i)
+	}
+	orders := map[string][]int{
+		"ascending":      up,
+		"two runs":       runs,
+		"descending":     down,
+		"repeat beside":  slices.Insert(slices.Clone(up), 7001, 7000),
+		"repeat far":     slices.Insert(slices.Clone(up), 15000, 3000),
+		"repeat at edge": slices.Insert(slices.Clone(up), n/2, n/2-1),
+	}
+	for name, order := range orders {
+		w, ref, hs := twoWorlds(&boxes)
+		var moved soa.Boxes
+		count := map[int]int{}
+		for _, i := range order {
+			count[i]++
+		}
+		var list []world.Handle
+		for _, i := range order {
+			b := boxes.At(i).Translated(obb.Vec2{X: float32(i%5) * 0.05, Y: float32(i%7) * 0.03})
+			if count[i]--; count[i] > 0 {
+				b = b.Translated(obb.Vec2{X: 40, Y: -40}) // leaves its cell
+			}
+			moved.Append(b)
+			list = append(list, hs[i])
+		}
+		checkMoveBoxes(t, name, w, ref, hs, list, &moved)
 	}
 }
 

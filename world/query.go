@@ -124,14 +124,42 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 		}
 		return false
 	}
+	var heads [64]int32
 	for k := range w.grids {
 		g := &w.grids[k]
-		if finite {
-			if g.visit(lo, hi, visit) {
+		if !finite {
+			if g.visitAll(visit) {
 				return dst, true
 			}
-		} else if g.visitAll(visit) {
-			return dst, true
+			continue
+		}
+		// grid.visit's walk over the cells, written out: the test of each
+		// block is then the closure above, which the compiler inlines
+		// here, not a call through a function value in walk. Query and
+		// Any at BenchmarkWorldQuery's footprints took 2% to 13% less time
+		// on the uniform scene at 10,000 and 1,000,000 boxes, 0% to 5% on
+		// the RTS scene (timed in one binary against grid.visit).
+		for _, lv := range g.levels {
+			x0, x1, y0, y1, few := g.cellsAround(lv, lo, hi, g.reach[int(lv)-minLevel])
+			if !few {
+				if g.scanCells(lv, x0, x1, y0, y1, visit) {
+					return dst, true
+				}
+				continue
+			}
+			for ty := y0 >> tileShift; ty <= y1>>tileShift; ty++ {
+				rows := tileRows(ty, y0, y1)
+				for tx := x0 >> tileShift; tx <= x1>>tileShift; tx++ {
+					m := g.tileHeads(&heads, cellKey{tx, ty, lv}, rows&tileColumns(tx, x0, x1))
+					for _, hd := range heads[:m] {
+						for b := hd; b >= 0; b = g.blocks[b].next {
+							if visit(&g.blocks[b]) {
+								return dst, true
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 	for _, h := range w.infinite {
@@ -178,13 +206,20 @@ func (g *grid) visitLevel(k int16, lo, hi obb.Vec2, fn func(*block) bool) bool {
 // coord(lo - far) to coord(hi + far), by visit's argument, which holds for
 // any float64 far at least the distance.
 func (g *grid) visitFar(k int16, lo, hi obb.Vec2, r float64, fn func(*block) bool) bool {
-	_, s := sizes(int(k))
-	x0, x1 := coord(float64(lo.X)-r, s), coord(float64(hi.X)+r, s)
-	y0, y1 := coord(float64(lo.Y)-r, s), coord(float64(hi.Y)+r, s)
-	if (int64(x1)-int64(x0)+1)*(int64(y1)-int64(y0)+1) > int64(len(g.cells)) {
+	x0, x1, y0, y1, few := g.cellsAround(k, lo, hi, r)
+	if !few {
 		return g.scanCells(k, x0, x1, y0, y1, fn)
 	}
 	return g.visitRange(k, x0, x1, y0, y1, fn)
+}
+
+// cellsAround returns the range of level k's cells that visitFar visits,
+// and whether it has at most as many cells as the grid.
+func (g *grid) cellsAround(k int16, lo, hi obb.Vec2, r float64) (x0, x1, y0, y1 int32, few bool) {
+	_, s := sizes(int(k))
+	x0, x1 = coord(float64(lo.X)-r, s), coord(float64(hi.X)+r, s)
+	y0, y1 = coord(float64(lo.Y)-r, s), coord(float64(hi.Y)+r, s)
+	return x0, x1, y0, y1, (int64(x1)-int64(x0)+1)*(int64(y1)-int64(y0)+1) <= int64(len(g.cells))
 }
 
 // scanCells calls fn with the blocks of level k's cells whose coordinates

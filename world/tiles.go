@@ -208,17 +208,6 @@ func (g *grid) visitRange(k int16, x0, x1, y0, y1 int32, fn func(*block) bool) b
 		rows := tileRows(ty, y0, y1)
 		for tx := x0 >> tileShift; tx <= x1>>tileShift; tx++ {
 			m := g.tileHeads(&heads, cellKey{tx, ty, k}, rows&tileColumns(tx, x0, x1))
-			// The cells' first blocks are read from the tile into heads
-			// before any is walked. The walk's loads of one cell's blocks
-			// then need no load of the tile first, and in a world larger
-			// than the cache the misses of the cells' blocks overlap:
-			// reading each head as its walk began, uniform queries at
-			// 1,000,000 and 4,000,000 boxes took a tenth longer
-			// (BenchmarkWorldQuery). The blocks are not asked for ahead
-			// (batch.Prefetch) as well: on whole cache lines (block)
-			// asking made every query 2% to 7% slower, at 10,000 boxes
-			// and at 4,000,000 (BenchmarkWorldQuery,
-			// BenchmarkWorldQueryPlaces).
 			for _, hd := range heads[:m] {
 				if g.walk(hd, fn) {
 					return true
@@ -231,6 +220,16 @@ func (g *grid) visitRange(k int16, x0, x1, y0, y1 int32, fn func(*block) bool) b
 
 // tileHeads puts in heads the first blocks of the cells of the tile with
 // key t whose bits are set in cells, and returns how many.
+//
+// A walk over a range of cells reads the first blocks of a tile's cells
+// into heads before it walks any. The walk's loads of one cell's blocks
+// then need no load of the tile first, and in a world larger than the
+// cache the misses of the cells' blocks overlap: reading each head as its
+// walk began, uniform queries at 1,000,000 and 4,000,000 boxes took a
+// tenth longer (BenchmarkWorldQuery). The blocks are not asked for ahead
+// (batch.Prefetch) as well: on whole cache lines (block) asking made
+// every query 2% to 7% slower, at 10,000 boxes and at 4,000,000
+// (BenchmarkWorldQuery, BenchmarkWorldQueryPlaces).
 func (g *grid) tileHeads(heads *[64]int32, t cellKey, cells uint64) int {
 	i := g.findEntry(t)
 	if i < 0 {

@@ -219,15 +219,18 @@ func TestMoveBoxesOrders(t *testing.T) {
 	for i := range n {
 		down = append(down, n-1-i)
 	}
-	orders := map[string][]int{
-		"ascending":      up,
-		"two runs":       runs,
-		"descending":     down,
-		"repeat beside":  slices.Insert(slices.Clone(up), 7001, 7000),
-		"repeat far":     slices.Insert(slices.Clone(up), 15000, 3000),
-		"repeat at edge": slices.Insert(slices.Clone(up), n/2, n/2-1),
-	}
-	for name, order := range orders {
+	for _, c := range []struct {
+		name  string
+		order []int
+	}{
+		{"ascending", up},
+		{"two runs", runs},
+		{"descending", down},
+		{"repeat beside", slices.Insert(slices.Clone(up), 7001, 7000)},
+		{"repeat far", slices.Insert(slices.Clone(up), 15000, 3000)},
+		{"repeat at edge", slices.Insert(slices.Clone(up), n/2, n/2-1)},
+	} {
+		name, order := c.name, c.order
 		w, ref, hs := twoWorlds(&boxes)
 		var moved soa.Boxes
 		count := map[int]int{}

@@ -417,13 +417,14 @@ func TestHelpersEndWithThePass(t *testing.T) {
 	}
 }
 
-// helpersRunning counts the goroutines inside a Finder's helper loop.
+// helpersRunning counts the goroutines inside a helper's loop: a Finder
+// runs its passes on an internal/crew.Crew.
 func helpersRunning() int {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {
-			return strings.Count(string(buf[:n]), "pairs.(*Finder).help(")
+			return strings.Count(string(buf[:n]), "/internal/crew.(*Crew).help(")
 		}
 		buf = make([]byte, 2*len(buf))
 	}

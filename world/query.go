@@ -139,7 +139,19 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 		// Any at BenchmarkWorldQuery's footprints took 2% to 13% less time
 		// on the uniform scene at 10,000 and 1,000,000 boxes, 0% to 5% on
 		// the RTS scene (timed in one binary against grid.visit).
-		for _, lv := range g.levels {
+		for i := range g.levels {
+			// Any takes the coarsest level first: its boxes are the
+			// largest, so the likeliest to overlap b, and b's range of
+			// cells there is the smallest. Without a hit every level is
+			// walked either way. On the mixed scene (1% of the boxes a
+			// hundred times larger) Any took 23% to 34% less time, on
+			// the RTS scene 3.5% to 12% less, at 10,000 and 1,000,000
+			// boxes (timed in one binary against the finest level
+			// first, BenchmarkWorldQuery's footprints).
+			lv := g.levels[i]
+			if first {
+				lv = g.levels[len(g.levels)-1-i]
+			}
 			x0, x1, y0, y1, few := g.cellsAround(lv, lo, hi, g.reach[int(lv)-minLevel])
 			if !few {
 				if g.scanCells(lv, x0, x1, y0, y1, visit) {

@@ -4,6 +4,7 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/obb2d/obb2d/internal/hugepage"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
 )
@@ -16,7 +17,7 @@ import (
 func (w *World) InsertBoxes(dst []Handle, b *soa.Boxes, k Kind, f Filter) []Handle {
 	n := b.Len()
 	if w.free.len() == 0 {
-		w.slots = slices.Grow(w.slots, n)
+		w.slots = hugepage.Grow(w.slots, n)
 		w.tags = slices.Grow(w.tags, n)
 	}
 	for i := range n {

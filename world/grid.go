@@ -10,6 +10,7 @@ import (
 	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/internal/f32"
+	"github.com/obb2d/obb2d/internal/hugepage"
 	"github.com/obb2d/obb2d/obb"
 )
 
@@ -401,8 +402,8 @@ func (g *grid) newBlock() int32 {
 		g.blocks[b].n = 0
 		return b
 	}
-	g.blocks = append(g.blocks, block{})
-	g.fat = append(g.fat, fatBlock{})
+	g.blocks = append(hugepage.Grow(g.blocks, 1), block{})
+	g.fat = append(hugepage.Grow(g.fat, 1), fatBlock{})
 	return int32(len(g.blocks) - 1)
 }
 
@@ -472,7 +473,10 @@ func (g *grid) compact(moved func(h Handle, blk, lane int32)) {
 		}
 		return cmp.Compare(ka.x, kb.x)
 	})
-	nb, nf := g.spare[:0], g.spareFat[:0]
+	// Every block in a cell is copied, so the appends below need no more
+	// room than this.
+	in := len(g.blocks) - len(g.free)
+	nb, nf := hugepage.Grow(g.spare[:0], in), hugepage.Grow(g.spareFat[:0], in)
 	for ci, c := range g.order {
 		first := int32(len(nb))
 		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
@@ -495,7 +499,7 @@ func (g *grid) compact(moved func(h Handle, blk, lane int32)) {
 	}
 	g.spare, g.blocks = g.blocks[:0], nb
 	if !g.keepFat {
-		nf = slices.Grow(nf, len(nb))[:len(nb)] // what they hold does not matter until build refits every box
+		nf = nf[:len(nb)] // what they hold does not matter until build refits every box
 	}
 	g.spareFat, g.fat = g.fat[:0], nf
 	g.spareCells, g.cells = g.cells[:0], cells

@@ -1,6 +1,10 @@
 package world
 
-import mathbits "math/bits"
+import (
+	mathbits "math/bits"
+
+	"github.com/obb2d/obb2d/internal/hugepage"
+)
 
 // The grid finds its cells through tiles of 8×8 cells of a level: a hash
 // table (spatial hashing, Teschner et al. 2003, of tiles) maps a tile's
@@ -139,7 +143,7 @@ func (g *grid) newTile(k cellKey) int {
 		g.grow(max(64, 2*len(g.table)))
 	}
 	t := int32(len(g.tiles))
-	g.tiles = append(g.tiles, tile{key: k})
+	g.tiles = append(hugepage.Grow(g.tiles, 1), tile{key: k})
 	return g.insertEntry(tileEntry{key: k, tile: t + 1})
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/obb2d/obb2d/internal/bound"
+	"github.com/obb2d/obb2d/internal/hugepage"
 	"github.com/obb2d/obb2d/obb"
 )
 
@@ -124,7 +125,7 @@ func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 		if len(w.slots) == maxSlots {
 			panic("world: Insert into a World that holds 16,777,216 boxes, the most it can")
 		}
-		w.slots = append(w.slots, slot{gen: 1})
+		w.slots = append(hugepage.Grow(w.slots, 1), slot{gen: 1})
 		w.tags = append(w.tags, 0)
 		i = int32(len(w.slots) - 1)
 		if int(i>>6) >= len(w.dirty.bits) {

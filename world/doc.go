@@ -46,7 +46,8 @@
 // Moves since together. On Linux, the arrays of 4 MiB or more that
 // questions read at scattered places (the blocks, their fat bounds, the
 // tiles and the boxes' slots) ask for transparent huge pages where the
-// system gives them only on request ("madvise"); GODEBUG=disablethp=1, the runtime's switch for the heap, turns that off.
+// system gives them only on request ("madvise"); GODEBUG=disablethp=1,
+// the runtime's switch for the heap, turns that off.
 //
 // # Handles
 //

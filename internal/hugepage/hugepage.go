@@ -28,7 +28,9 @@
 // 1,000,000 boxes, each timed in one process against a World built
 // without it (on a virtual machine, whose host maps the guest's memory
 // with pages of its own); on the uniform scene at 4,000,000 boxes the
-// difference was within the noise.
+// difference was within the noise there, while in ten interleaved runs of
+// the benchmark binaries before and after, the query took 32% less time
+// at 4,000,000 uniform boxes and 16% less at 1,000,000.
 package hugepage
 
 import (

@@ -45,10 +45,10 @@ func vmFlags(t *testing.T, p unsafe.Pointer) []string {
 
 // TestGrowAdvises checks, in the kernel's own account of the process's
 // mappings, that a grown array of MinBytes or more is advised to take huge
-// pages and that the array it replaced has the advice withdrawn. Under qemu-user, which runs the
-// tests of the other architectures, /proc/self/smaps describes the
-// emulator's mappings, so the test runs where the kernel runs the test
-// binary itself.
+// pages and that the array it replaced has the advice withdrawn. Under
+// qemu-user, which runs the tests of the other architectures,
+// /proc/self/smaps describes the emulator's mappings, so the test runs
+// where the kernel runs the test binary itself.
 func TestGrowAdvises(t *testing.T) {
 	if runtime.GOARCH != "amd64" && runtime.GOARCH != "386" {
 		t.Skip("/proc/self/smaps is the emulator's under qemu-user")

@@ -117,21 +117,25 @@ func (w *World) packCells(k int) {
 		r, _ := sizes(int(g.cells[c].key.level))
 		reach := f32.Up(r)
 		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
-			// Whole blocks are copied, the lanes past n overwritten by the
+			// Whole groups are copied, the lanes past n overwritten by the
 			// next block or left in the padding, except where they would
-			// land on the next worker's share.
+			// land on the next worker's share. A block of at most 8 boxes
+			// is read in its first group.
 			blk := &g.blocks[b]
-			x, n := &blk.cols, int(blk.n)
-			put(p.b.CX[at:limit], &x.CX, n)
-			put(p.b.CY[at:limit], &x.CY, n)
-			put(p.b.UX[at:limit], &x.UX, n)
-			put(p.b.UY[at:limit], &x.UY, n)
-			put(p.b.HX[at:limit], &x.HX, n)
-			put(p.b.HY[at:limit], &x.HY, n)
-			put(p.h[at:limit], &blk.h, n)
-			put(p.f[at:limit], &blk.f, n)
-			for i := range p.reach[at:min(at+blockLanes, limit)] {
-				p.reach[at+i] = reach
+			n := int(blk.n)
+			for i := 0; i < n; i += groupLanes {
+				x, m, to := &blk.cols[i/groupLanes], min(n-i, groupLanes), at+i
+				put(p.b.CX[to:limit], &x.CX, m)
+				put(p.b.CY[to:limit], &x.CY, m)
+				put(p.b.UX[to:limit], &x.UX, m)
+				put(p.b.UY[to:limit], &x.UY, m)
+				put(p.b.HX[to:limit], &x.HX, m)
+				put(p.b.HY[to:limit], &x.HY, m)
+				put(p.h[to:limit], (*[groupLanes]Handle)(blk.h[i:]), m)
+				put(p.f[to:limit], (*[groupLanes]Filter)(blk.f[i:]), m)
+				for j := range p.reach[to:min(to+groupLanes, limit)] {
+					p.reach[to+j] = reach
+				}
 			}
 			at += n
 		}
@@ -141,18 +145,18 @@ func (w *World) packCells(k int) {
 	}
 }
 
-// put writes the first n lanes of src, or all 16 when dst has room for
+// put writes the first n lanes of src, or all 8 when dst has room for
 // them, at the start of dst. A fixed-size copy is a few vector moves, where
 // a copy of n lanes is a call of memmove; it goes through a local, as a
 // copy from one pointer to another, which may overlap as far as the
 // compiler knows, is a call of memmove too.
-func put[T any](dst []T, src *[blockLanes]T, n int) {
-	if len(dst) < blockLanes {
+func put[T any](dst []T, src *[groupLanes]T, n int) {
+	if len(dst) < groupLanes {
 		copy(dst[:n], src[:n])
 		return
 	}
 	v := *src
-	*(*[blockLanes]T)(dst) = v
+	*(*[groupLanes]T)(dst) = v
 }
 
 // columns is a worker's scratch for one cell: the runs and bitsets of its
@@ -222,10 +226,13 @@ func (c *columns) level(k int16) {
 
 // add appends the boxes of b, each with the reach c.r.
 func (c *columns) add(b *block) bool {
-	n, x := b.n, &b.cols
-	c.b.CX, c.b.CY = append(c.b.CX, x.CX[:n]...), append(c.b.CY, x.CY[:n]...)
-	c.b.UX, c.b.UY = append(c.b.UX, x.UX[:n]...), append(c.b.UY, x.UY[:n]...)
-	c.b.HX, c.b.HY = append(c.b.HX, x.HX[:n]...), append(c.b.HY, x.HY[:n]...)
+	n := b.n
+	for i := int32(0); i < n; i += groupLanes {
+		x, m := &b.cols[i/groupLanes], min(n-i, groupLanes)
+		c.b.CX, c.b.CY = append(c.b.CX, x.CX[:m]...), append(c.b.CY, x.CY[:m]...)
+		c.b.UX, c.b.UY = append(c.b.UX, x.UX[:m]...), append(c.b.UY, x.UY[:m]...)
+		c.b.HX, c.b.HY = append(c.b.HX, x.HX[:m]...), append(c.b.HY, x.HY[:m]...)
+	}
 	for range n {
 		c.rch = append(c.rch, c.r)
 	}

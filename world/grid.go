@@ -37,14 +37,16 @@ import (
 // the largest; World.lift moves up the first arrivals that founded a level
 // below it), while boxes a hundred times larger get a level of their own.
 //
-// A cell keeps its boxes in blocks of 16 as float32 columns, the layout the
-// batch kernels read: one kernel call tests a query against a whole block,
-// 16 boxes in one AVX-512 instruction or two AVX2 ones. The cell's first
-// block is the only one that may be partly full, so adding and removing a
-// box is O(1).
+// A cell keeps its boxes in blocks of 16, two groups of 8 as float32
+// columns, the layout the batch kernels read: one kernel call tests a
+// query against a whole block, 16 boxes in one AVX-512 instruction or two
+// AVX2 ones, or against its first group alone when it holds at most 8, as
+// most do (batch.Block). The cell's first block is the only one that may be
+// partly full, so adding and removing a box is O(1).
 
 const (
 	blockLanes = batch.BlockLanes
+	groupLanes = batch.GroupLanes
 	minLevel   = -160 // R = 2⁻¹⁶⁰: every smaller box, zero-size ones included, shares it
 	maxLevel   = 130  // R = 2¹³⁰: above the largest float32
 	levelSpan  = maxLevel - minLevel + 1
@@ -66,35 +68,27 @@ type block struct {
 
 // Blocks are a whole number of cache lines long (640 bytes), and the
 // runtime puts a large array at the start of a page, so in a world of more
-// than a few blocks each block's columns start on a line and each column
-// is one line. At 588 bytes, its size unpadded, a block's columns began
-// anywhere in a line, and the kernel's loads of a column, 64 bytes for the
-// AVX-512 kernel and 32 for the AVX2 one, all or half split across two
-// lines (BenchmarkWorldQuery, uniform and mixed scenes: 4% to 9% faster
-// padded; BenchmarkWorldStep, uniform, 1,000,000 boxes, moved=100%: 7%
-// faster; the RTS scene's moved=1% step on one worker at 1,000,000 boxes,
-// whose pairs outnumber its boxes ten to one, 4% slower).
+// than a few blocks each block's columns start on a line, a group's six
+// columns take three lines, and no load of a group's column, 32 bytes,
+// straddles two. At 588 bytes, its size unpadded, a block's columns began
+// anywhere in a line, and the kernels' loads split across lines
+// (measured with columns of 16 lanes, each one line: BenchmarkWorldQuery,
+// uniform and mixed scenes, 4% to 9% faster padded; BenchmarkWorldStep,
+// uniform, 1,000,000 boxes, moved=100%: 7% faster; the RTS scene's
+// moved=1% step on one worker at 1,000,000 boxes, whose pairs outnumber
+// its boxes ten to one, 4% slower).
 var _ [0]struct{} = [unsafe.Sizeof(block{}) % 64]struct{}{}
 
-// blockHead is how many bytes of a block a question reads whatever the
+// blockHead is how many bytes of a block a question may read whatever the
 // answer: the columns, then the lane count and the next block. The handles
-// and filters are read for hits only.
+// and filters are read for hits only, and the second group's columns only
+// when the lane count is above 8, which a prefetch cannot know yet.
 const blockHead = unsafe.Offsetof(block{}.cell)
 
-func (b *block) set(lane int32, x obb.Box) {
-	b.cols.CX[lane], b.cols.CY[lane] = x.Center.X, x.Center.Y
-	b.cols.UX[lane], b.cols.UY[lane] = x.Axis.X, x.Axis.Y
-	b.cols.HX[lane], b.cols.HY[lane] = x.Half.X, x.Half.Y
-}
+func (b *block) set(lane int32, x obb.Box) { b.cols.Put(int(lane), x) }
 
 // at returns the box in lane.
-func (b *block) at(lane int32) obb.Box {
-	return obb.Box{
-		Center: obb.Vec2{X: b.cols.CX[lane], Y: b.cols.CY[lane]},
-		Axis:   obb.Vec2{X: b.cols.UX[lane], Y: b.cols.UY[lane]},
-		Half:   obb.Vec2{X: b.cols.HX[lane], Y: b.cols.HY[lane]},
-	}
-}
+func (b *block) at(lane int32) obb.Box { return b.cols.Box(int(lane)) }
 
 // each calls fn with the handle, filter and box of each lane of b whose bit
 // is set in bits: the lanes a question's filter of a block kept.
@@ -363,9 +357,7 @@ func (g *grid) remove(blk, lane int32) (moved Handle, ok bool) {
 	k := g.cells[c].key
 	if head != blk || last != lane {
 		b := &g.blocks[blk]
-		b.cols.CX[lane], b.cols.CY[lane] = hb.cols.CX[last], hb.cols.CY[last]
-		b.cols.UX[lane], b.cols.UY[lane] = hb.cols.UX[last], hb.cols.UY[last]
-		b.cols.HX[lane], b.cols.HY[lane] = hb.cols.HX[last], hb.cols.HY[last]
+		b.cols.Put(int(lane), hb.cols.Box(int(last)))
 		b.h[lane] = hb.h[last]
 		b.f[lane] = hb.f[last]
 		if g.keepFat {

@@ -91,9 +91,12 @@ func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 // and 1,000,000 boxes (timed in one binary).
 func nearPoint(blk *block, px, py, r float64) uint64 {
 	var bits uint64
-	for lane := range blk.n {
-		dx, dy := float64(blk.cols.CX[lane])-px, float64(blk.cols.CY[lane])-py
-		bits |= uint64(b2i(math.Abs(dx) <= r)&b2i(math.Abs(dy) <= r)) << lane
+	for i := int32(0); i < blk.n; i += groupLanes {
+		g := &blk.cols[i/groupLanes]
+		for j := range min(blk.n-i, groupLanes) {
+			dx, dy := float64(g.CX[j])-px, float64(g.CY[j])-py
+			bits |= uint64(b2i(math.Abs(dx) <= r)&b2i(math.Abs(dy) <= r)) << (i + j)
+		}
 	}
 	return bits
 }

@@ -168,11 +168,14 @@ func (s *segment) near(blk *block, pad float64) uint64 {
 	mid := s.mid
 	span := mid + side
 	var bits uint64
-	for lane := range blk.n {
-		ex, ey := float64(blk.cols.CX[lane])-s.px, float64(blk.cols.CY[lane])-s.py
-		cross := float64(ex*s.dy) - float64(ey*s.dx)
-		dot := float64(ex*s.dx) + float64(ey*s.dy)
-		bits |= uint64(b2i(math.Abs(cross) <= side)&b2i(math.Abs(dot-mid) <= span)) << lane
+	for i := int32(0); i < blk.n; i += groupLanes {
+		g := &blk.cols[i/groupLanes]
+		for j := range min(blk.n-i, groupLanes) {
+			ex, ey := float64(g.CX[j])-s.px, float64(g.CY[j])-s.py
+			cross := float64(ex*s.dy) - float64(ey*s.dx)
+			dot := float64(ex*s.dx) + float64(ey*s.dy)
+			bits |= uint64(b2i(math.Abs(cross) <= side)&b2i(math.Abs(dot-mid) <= span)) << (i + j)
+		}
 	}
 	return bits
 }

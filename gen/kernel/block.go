@@ -8,15 +8,22 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// blockLanes is how many boxes a batch.Block holds: one AVX-512 group, two
-// AVX2 ones.
-const blockLanes = 16
+// blockLanes is how many boxes a batch.Block holds, in two batch.Groups of
+// groupLanes: six columns of 8 float32 one after the other (groupBytes),
+// then the next group's.
+const (
+	blockLanes = 16
+	groupLanes = 8
+	groupBytes = 6 * 4 * groupLanes
+)
 
 // blockKernel writes overlapsBlock<name>, one query box against the 16
-// boxes of a batch.Block: six columns of 16 float32 one after the other.
-// It has no loop and no tail, so a question that tests a few blocks (the
-// world's cells) pays one short call a block instead of the general
-// kernel's loop set-up and slice arguments.
+// boxes of a batch.Block. It has no loop and no tail, so a question that
+// tests a few blocks (the world's cells) pays one short call a block
+// instead of the general kernel's loop set-up and slice arguments. AVX2
+// tests each group as it lies; AVX-512 joins each column's two halves into
+// one register (VINSERTF64X4, AVX512F: the same bits as VINSERTF32X8,
+// which needs AVX512DQ) and tests the 16 lanes at once.
 func blockKernel(w width) {
 	TEXT("overlapsBlock"+w.name, NOSPLIT, "func(q *[6]float32, b *[96]float32) uint64")
 	Pragma("noescape")
@@ -27,10 +34,23 @@ func blockKernel(w width) {
 	qp := Load(Param("q"), GP64())
 	bp := Load(Param("b"), GP64())
 	q, abs := broadcastQuery(w, func(i int) Mem { return Mem{Base: qp, Disp: 4 * i} })
+	if w.avx512 {
+		Comment("Each column's 16 lanes: the first group's 8, then the second's.")
+		var cols [6]VecVirtual
+		for c := range cols {
+			cols[c] = w.vec()
+			VMOVUPS(Mem{Base: bp, Disp: 4 * groupLanes * c}, cols[c].AsY())
+			VINSERTF64X4(U8(1), Mem{Base: bp, Disp: groupBytes + 4*groupLanes*c}, cols[c], cols[c])
+		}
+		bits := group(w, q, abs, func(c int) Op { return cols[c] }, "block", nil)
+		Store(bits, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+		return
+	}
 	var bits Register
 	for g := range blockLanes / w.lanes {
-		col := func(c int) Mem { return Mem{Base: bp, Disp: 4*blockLanes*c + 4*w.lanes*g} }
-		m := group(w, q, abs, col, fmt.Sprintf("block%d", g), nil)
+		m := group(w, q, abs, groupColumns(bp, g), fmt.Sprintf("block%d", g), nil)
 		if g == 0 {
 			bits = m
 			continue
@@ -41,6 +61,31 @@ func blockKernel(w width) {
 	Store(bits, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+}
+
+// groupKernel writes overlapsGroupAVX2, one query box against the 8 boxes
+// of a batch.Group, the first group of a block that holds at most 8: on
+// AVX-512 machines too, as one group is one instruction's lanes.
+func groupKernel() {
+	w := width{name: "AVX2", lanes: groupLanes}
+	TEXT("overlapsGroupAVX2", NOSPLIT, "func(q *[6]float32, b *[48]float32) uint64")
+	Pragma("noescape")
+	Doc(
+		"overlapsGroupAVX2 returns bit i set when box i of b overlaps the query q,",
+		fmt.Sprintf("for all %d boxes at once.", groupLanes),
+	)
+	qp := Load(Param("q"), GP64())
+	bp := Load(Param("b"), GP64())
+	q, abs := broadcastQuery(w, func(i int) Mem { return Mem{Base: qp, Disp: 4 * i} })
+	bits := group(w, q, abs, groupColumns(bp, 0), "group", nil)
+	Store(bits, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// groupColumns returns where column c of group g of the block at bp lies.
+func groupColumns(bp Register, g int) func(c int) Op {
+	return func(c int) Op { return Mem{Base: bp, Disp: groupBytes*g + 4*groupLanes*c} }
 }
 
 // broadcastQuery broadcasts the query box's six fields, field i at at(i)

@@ -121,7 +121,7 @@ func paramAddr(name string) Mem {
 }
 
 // group emits the overlap test of the query against one group of boxes
-// whose columns are at col(0..5) and returns a general register whose low
+// whose columns are col(0..5), in memory or in registers, and returns a general register whose low
 // w.lanes bits are the lanes' answers. Every step is one step of the formula
 // in package obb, in its order.
 //
@@ -129,7 +129,7 @@ func paramAddr(name string) Mem {
 // |b.cy - a.cy| <= b.reach + a.reach with b.reach at col(6), and its lanes'
 // answers are that AND the overlap test; when no lane passes it, the group
 // skips the overlap test (see runKernel).
-func group(w width, q query, abs VecVirtual, col func(c int) Mem, label string, qreach *VecVirtual) Register {
+func group(w width, q query, abs VecVirtual, col func(c int) Op, label string, qreach *VecVirtual) Register {
 	cxm, cym, uxm, uym, hxm, hym := col(0), col(1), col(2), col(3), col(4), col(5)
 	vec := w.vec
 	// VSUBPS b, a, d: d = a - b. VMULPS and VADDPS commute exactly, so the
@@ -251,4 +251,9 @@ func group(w width, q query, abs VecVirtual, col func(c int) Mem, label string, 
 		Label(join)
 	}
 	return result
+}
+
+// inMemory returns at as the column operands group takes.
+func inMemory(at func(c int) Mem) func(c int) Op {
+	return func(c int) Op { return at(c) }
 }

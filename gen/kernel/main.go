@@ -1,5 +1,6 @@
 // Command kernel writes obb2d's amd64 assembly kernels with avo (package
-// internal/batch): one query box against many or against a block of 16,
+// internal/batch): one query box against many, against a block of 16 or
+// against a group of 8,
 // runs of boxes behind a reach test, the sweep over a sorted set, the
 // pair-list gather, the contact manifolds of pairs, and the float64
 // reaches and bounds of many boxes. Each is generated from one
@@ -45,6 +46,7 @@ func main() {
 		overlapsKernel(w)
 		blockKernel(w)
 	}
+	groupKernel()
 	prefetchKernel()
 	pairKernel()
 	for _, w := range []width{avx2, avx512} {

@@ -81,7 +81,7 @@ func overlapsKernel(w width) {
 		var bits Register
 		for g := 0; g < groups; g++ {
 			at := func(c int) Mem { return full(c).Offset(4 * w.lanes * g) }
-			m := group(w, q, abs, at, fmt.Sprintf("%s_%d", label, g), nil)
+			m := group(w, q, abs, inMemory(at), fmt.Sprintf("%s_%d", label, g), nil)
 			if g == 0 {
 				bits = m
 				continue
@@ -112,7 +112,7 @@ func overlapsKernel(w width) {
 	stack := AllocLocal(6 * 4 * w.lanes)
 	onStack := func(c int) Mem { return stack.Offset(c * 4 * w.lanes) }
 	copyFirst(w, n, 6, full, onStack)
-	m := group(w, q, abs, onStack, "tail", nil)
+	m := group(w, q, abs, inMemory(onStack), "tail", nil)
 	BZHIQ(n, m, m)
 	SHLXQ(shift, m, m)
 	ORQ(m, acc)

@@ -74,7 +74,7 @@ func pairKernel() {
 		*reg = YMM()
 		gather(aNames[c], ia, *reg)
 	}
-	bits := group(w, q, abs, onStack, "pairs", nil)
+	bits := group(w, q, abs, inMemory(onStack), "pairs", nil)
 	ADDQ(U32(64), ij)
 	SUBQ(U32(16), n)
 	addBits(bits, acc, shift, out, 8, "next")

@@ -96,7 +96,7 @@ func runKernel(w width) {
 	Label("group")
 	CMPQ(left, U32(w.lanes))
 	JB(LabelRef("last"))
-	bits := group(w, q, abs, full, "full", qreach)
+	bits := group(w, q, abs, inMemory(full), "full", qreach)
 	ADDQ(U32(w.lanes), j)
 	SUBQ(U32(w.lanes), left)
 	addBits(bits, acc, shift, out, w.lanes, "group")
@@ -117,7 +117,7 @@ func runKernel(w width) {
 		CMPQ(reach, n.Addr)
 		JA(LabelRef("copy"))
 	}
-	bits = group(w, q, abs, full, "part", qreach)
+	bits = group(w, q, abs, inMemory(full), "part", qreach)
 	Label("keep")
 	BZHIQ(left, bits, bits)
 	SHLXQ(shift, bits, bits)
@@ -129,7 +129,7 @@ func runKernel(w width) {
 
 	Label("copy")
 	copyFirst(w, left, len(names), full, onStack)
-	copied := group(w, q, abs, onStack, "copy", qreach)
+	copied := group(w, q, abs, inMemory(onStack), "copy", qreach)
 	MOVQ(copied, bits)
 	JMP(LabelRef("keep"))
 

@@ -29,7 +29,7 @@ func randomBlock(r *rand.Rand, hostile bool) (batch.Query, batch.Block) {
 	var b batch.Block
 	for i := range batch.BlockLanes {
 		x := box()
-		b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i] = field(x.Center.X), field(x.Center.Y), field(x.Axis.X), field(x.Axis.Y), field(x.Half.X), field(x.Half.Y)
+		b.Put(i, obb.Box{Center: obb.Vec2{X: field(x.Center.X), Y: field(x.Center.Y)}, Axis: obb.Vec2{X: field(x.Axis.X), Y: field(x.Axis.Y)}, Half: obb.Vec2{X: field(x.Half.X), Y: field(x.Half.Y)}})
 	}
 	return q, b
 }
@@ -39,8 +39,7 @@ func blockWant(q *batch.Query, b *batch.Block, n int) uint64 {
 	a := obb.Box{Center: obb.Vec2{X: q.CX, Y: q.CY}, Axis: obb.Vec2{X: q.UX, Y: q.UY}, Half: obb.Vec2{X: q.HX, Y: q.HY}}
 	var want uint64
 	for i := range n {
-		x := obb.Box{Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]}, Axis: obb.Vec2{X: b.UX[i], Y: b.UY[i]}, Half: obb.Vec2{X: b.HX[i], Y: b.HY[i]}}
-		if a.Overlaps(x) {
+		if a.Overlaps(b.Box(i)) {
 			want |= 1 << i
 		}
 	}

@@ -45,18 +45,28 @@ func Overlaps(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 
 // OverlapsBlock returns the bits of the first n boxes of b that overlap
 // the query: bit i set when box i does. It panics unless 0 <= n <= 16. The
-// assembly kernels test all 16 lanes, whatever the lanes past n hold (they
-// are memory of b), and drop the bits past n: a partial group would take
-// the general kernel's masked tail, which costs more than a whole group
-// (BenchmarkOverlapsShort, n=7 against n=15). The Go kernel, which costs
-// per box, tests the n in use.
+// assembly kernels test all 8 lanes of b's first group when n <= 8, and
+// all 16 lanes otherwise, whatever the lanes past n hold (they are memory
+// of b), and drop the bits past n: a partial group would take the general
+// kernel's masked tail, which costs more than a whole group
+// (BenchmarkOverlapsShort, n=7 against n=15). A block of at most 8 boxes
+// is read in its first group alone, with the AVX2 kernel on AVX-512
+// machines too: one group is one instruction's lanes either way. The Go
+// kernel, which costs per box, tests the n in use.
 func OverlapsBlock(q *Query, b *Block, n int) uint64 {
 	keep := blockBits(n)
+	q6 := (*[6]float32)(unsafe.Pointer(q))
 	switch current.Load() {
 	case AVX512:
-		return overlapsBlockAVX512((*[6]float32)(unsafe.Pointer(q)), (*[96]float32)(unsafe.Pointer(b))) & keep
+		if n <= GroupLanes {
+			return overlapsGroupAVX2(q6, (*[48]float32)(unsafe.Pointer(&b[0]))) & keep
+		}
+		return overlapsBlockAVX512(q6, (*[96]float32)(unsafe.Pointer(b))) & keep
 	case AVX2:
-		return overlapsBlockAVX2((*[6]float32)(unsafe.Pointer(q)), (*[96]float32)(unsafe.Pointer(b))) & keep
+		if n <= GroupLanes {
+			return overlapsGroupAVX2(q6, (*[48]float32)(unsafe.Pointer(&b[0]))) & keep
+		}
+		return overlapsBlockAVX2(q6, (*[96]float32)(unsafe.Pointer(b))) & keep
 	default:
 		return overlapsBlockGeneric(q, b, n)
 	}

@@ -1,6 +1,6 @@
 // Package batch holds obb2d's batch kernels and the one table that picks
 // their implementation: one query box against many boxes ([Overlaps]) or
-// against a block of 16 ([OverlapsBlock]), many short runs each against
+// against a block of 16 in two groups of 8 ([OverlapsBlock]), many short runs each against
 // its own query box behind a reach test ([RunsPruned]), the narrow part of
 // a sweep over a sorted set ([Sweep]), a list of candidate pairs
 // ([Pairs]), the contact manifolds of a pair list ([Collide],

@@ -294,7 +294,9 @@ func TestCollideGuardPages(t *testing.T) {
 }
 
 // TestOverlapsBlockGuardPages places the block, then the query, right
-// before an unreadable page, for every lane count.
+// before an unreadable page, for every lane count; a block of at most 8
+// boxes with its first group alone before the page, as OverlapsBlock reads
+// no more of it.
 func TestOverlapsBlockGuardPages(t *testing.T) {
 	g := testkit.NewGuarded(t, 4096)
 	r := rand.New(rand.NewPCG(43, 44))
@@ -303,8 +305,12 @@ func TestOverlapsBlockGuardPages(t *testing.T) {
 		for n := 0; n <= batch.BlockLanes; n++ {
 			q, b := randomBlock(r, false)
 			want := []uint64{blockWant(&q, &b, n)}
-			blk := (*batch.Block)(unsafe.Pointer(&g.FloatsAtEnd(96)[0]))
-			*blk = b
+			floats := 96
+			if n <= batch.GroupLanes {
+				floats = 48
+			}
+			blk := (*batch.Block)(unsafe.Pointer(&g.FloatsAtEnd(floats)[0]))
+			copy(blk[:floats/48], b[:])
 			expectGuarded(t, fmt.Sprintf("%d lanes", n), "block", want, func() []uint64 {
 				return []uint64{batch.OverlapsBlock(&q, blk, n)}
 			})

@@ -30,6 +30,12 @@ func overlapsAVX512(qcx float32, qcy float32, qux float32, quy float32, qhx floa
 //go:noescape
 func overlapsBlockAVX512(q *[6]float32, b *[96]float32) uint64
 
+// overlapsGroupAVX2 returns bit i set when box i of b overlaps the query q,
+// for all 8 boxes at once.
+//
+//go:noescape
+func overlapsGroupAVX2(q *[6]float32, b *[48]float32) uint64
+
 // prefetchLines asks for every cache line of the size bytes at p, size > 0,
 // without waiting. A prefetch never faults and changes no result.
 //

@@ -438,7 +438,7 @@ TEXT ·overlapsBlockAVX2(SB), NOSPLIT, $0-24
 	VBROADCASTSS absmask<>+0(SB), Y6
 
 	// dy = b.cy - a.cy
-	VMOVUPS 64(CX), Y7
+	VMOVUPS 32(CX), Y7
 	VSUBPS  Y1, Y7, Y7
 
 	// dx = b.cx - a.cx
@@ -446,12 +446,12 @@ TEXT ·overlapsBlockAVX2(SB), NOSPLIT, $0-24
 	VSUBPS  Y0, Y8, Y8
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
-	VMULPS 128(CX), Y2, Y10
-	VMULPS 192(CX), Y3, Y11
+	VMULPS 64(CX), Y2, Y10
+	VMULPS 96(CX), Y3, Y11
 	VADDPS Y11, Y10, Y9
 	VANDPS Y6, Y9, Y9
-	VMULPS 192(CX), Y2, Y10
-	VMULPS 128(CX), Y3, Y11
+	VMULPS 96(CX), Y2, Y10
+	VMULPS 64(CX), Y3, Y11
 	VSUBPS Y11, Y10, Y10
 	VANDPS Y6, Y10, Y10
 
@@ -460,8 +460,8 @@ TEXT ·overlapsBlockAVX2(SB), NOSPLIT, $0-24
 	VMULPS Y3, Y7, Y12
 	VADDPS Y12, Y11, Y11
 	VANDPS Y6, Y11, Y11
-	VMULPS 256(CX), Y9, Y12
-	VMULPS 320(CX), Y10, Y13
+	VMULPS 128(CX), Y9, Y12
+	VMULPS 160(CX), Y10, Y13
 	VADDPS Y13, Y12, Y12
 	VADDPS Y4, Y12, Y12
 	VCMPPS $0x12, Y12, Y11, Y11
@@ -471,8 +471,8 @@ TEXT ·overlapsBlockAVX2(SB), NOSPLIT, $0-24
 	VMULPS Y3, Y8, Y13
 	VSUBPS Y13, Y12, Y12
 	VANDPS Y6, Y12, Y12
-	VMULPS 256(CX), Y10, Y13
-	VMULPS 320(CX), Y9, Y14
+	VMULPS 128(CX), Y10, Y13
+	VMULPS 160(CX), Y9, Y14
 	VADDPS Y14, Y13, Y13
 	VADDPS Y5, Y13, Y13
 	VCMPPS $0x12, Y13, Y12, Y12
@@ -483,26 +483,26 @@ TEXT ·overlapsBlockAVX2(SB), NOSPLIT, $0-24
 	JZ      skipblock0
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS 128(CX), Y8, Y12
-	VMULPS 192(CX), Y7, Y13
+	VMULPS 64(CX), Y8, Y12
+	VMULPS 96(CX), Y7, Y13
 	VADDPS Y13, Y12, Y12
 	VANDPS Y6, Y12, Y12
 	VMULPS Y4, Y9, Y13
 	VMULPS Y5, Y10, Y14
 	VADDPS Y14, Y13, Y13
-	VADDPS 256(CX), Y13, Y13
+	VADDPS 128(CX), Y13, Y13
 	VCMPPS $0x12, Y13, Y12, Y12
 	VANDPS Y12, Y11, Y11
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS    128(CX), Y7, Y7
-	VMULPS    192(CX), Y8, Y8
+	VMULPS    64(CX), Y7, Y7
+	VMULPS    96(CX), Y8, Y8
 	VSUBPS    Y8, Y7, Y7
 	VANDPS    Y6, Y7, Y7
 	VMULPS    Y4, Y10, Y8
 	VMULPS    Y5, Y9, Y9
 	VADDPS    Y9, Y8, Y8
-	VADDPS    320(CX), Y8, Y8
+	VADDPS    160(CX), Y8, Y8
 	VCMPPS    $0x12, Y8, Y7, Y7
 	VANDPS    Y7, Y11, Y11
 	VMOVMSKPS Y11, AX
@@ -513,20 +513,20 @@ skipblock0:
 
 joinblock0:
 	// dy = b.cy - a.cy
-	VMOVUPS 96(CX), Y7
+	VMOVUPS 224(CX), Y7
 	VSUBPS  Y1, Y7, Y7
 
 	// dx = b.cx - a.cx
-	VMOVUPS 32(CX), Y1
+	VMOVUPS 192(CX), Y1
 	VSUBPS  Y0, Y1, Y1
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
-	VMULPS 160(CX), Y2, Y8
-	VMULPS 224(CX), Y3, Y9
+	VMULPS 256(CX), Y2, Y8
+	VMULPS 288(CX), Y3, Y9
 	VADDPS Y9, Y8, Y0
 	VANDPS Y6, Y0, Y0
-	VMULPS 224(CX), Y2, Y8
-	VMULPS 160(CX), Y3, Y9
+	VMULPS 288(CX), Y2, Y8
+	VMULPS 256(CX), Y3, Y9
 	VSUBPS Y9, Y8, Y8
 	VANDPS Y6, Y8, Y8
 
@@ -535,7 +535,7 @@ joinblock0:
 	VMULPS Y3, Y7, Y10
 	VADDPS Y10, Y9, Y9
 	VANDPS Y6, Y9, Y9
-	VMULPS 288(CX), Y0, Y10
+	VMULPS 320(CX), Y0, Y10
 	VMULPS 352(CX), Y8, Y11
 	VADDPS Y11, Y10, Y10
 	VADDPS Y4, Y10, Y10
@@ -546,7 +546,7 @@ joinblock0:
 	VMULPS Y3, Y1, Y3
 	VSUBPS Y3, Y2, Y2
 	VANDPS Y6, Y2, Y2
-	VMULPS 288(CX), Y8, Y3
+	VMULPS 320(CX), Y8, Y3
 	VMULPS 352(CX), Y0, Y10
 	VADDPS Y10, Y3, Y3
 	VADDPS Y5, Y3, Y3
@@ -558,20 +558,20 @@ joinblock0:
 	JZ      skipblock1
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS 160(CX), Y1, Y2
-	VMULPS 224(CX), Y7, Y3
+	VMULPS 256(CX), Y1, Y2
+	VMULPS 288(CX), Y7, Y3
 	VADDPS Y3, Y2, Y2
 	VANDPS Y6, Y2, Y2
 	VMULPS Y4, Y0, Y3
 	VMULPS Y5, Y8, Y10
 	VADDPS Y10, Y3, Y3
-	VADDPS 288(CX), Y3, Y3
+	VADDPS 320(CX), Y3, Y3
 	VCMPPS $0x12, Y3, Y2, Y2
 	VANDPS Y2, Y9, Y9
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS    160(CX), Y7, Y2
-	VMULPS    224(CX), Y1, Y1
+	VMULPS    256(CX), Y7, Y2
+	VMULPS    288(CX), Y1, Y1
 	VSUBPS    Y1, Y2, Y2
 	VANDPS    Y6, Y2, Y2
 	VMULPS    Y4, Y8, Y1
@@ -927,78 +927,186 @@ TEXT ·overlapsBlockAVX512(SB), NOSPLIT, $0-24
 	VBROADCASTSS 20(AX), Z5
 	VBROADCASTSS absmask<>+0(SB), Z6
 
+	// Each column's 16 lanes: the first group's 8, then the second's.
+	VMOVUPS      (CX), Y7
+	VINSERTF64X4 $0x01, 192(CX), Z7, Z7
+	VMOVUPS      32(CX), Y8
+	VINSERTF64X4 $0x01, 224(CX), Z8, Z8
+	VMOVUPS      64(CX), Y9
+	VINSERTF64X4 $0x01, 256(CX), Z9, Z9
+	VMOVUPS      96(CX), Y10
+	VINSERTF64X4 $0x01, 288(CX), Z10, Z10
+	VMOVUPS      128(CX), Y11
+	VINSERTF64X4 $0x01, 320(CX), Z11, Z11
+	VMOVUPS      160(CX), Y12
+	VINSERTF64X4 $0x01, 352(CX), Z12, Z12
+
 	// dy = b.cy - a.cy
-	VMOVUPS 64(CX), Z7
-	VSUBPS  Z1, Z7, Z7
+	VMOVUPS Z8, Z8
+	VSUBPS  Z1, Z8, Z8
 
 	// dx = b.cx - a.cx
-	VMOVUPS (CX), Z1
+	VMOVUPS Z7, Z1
 	VSUBPS  Z0, Z1, Z1
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
-	VMULPS 128(CX), Z2, Z8
-	VMULPS 192(CX), Z3, Z9
-	VADDPS Z9, Z8, Z0
+	VMULPS Z9, Z2, Z7
+	VMULPS Z10, Z3, Z13
+	VADDPS Z13, Z7, Z0
 	VPANDD Z6, Z0, Z0
-	VMULPS 192(CX), Z2, Z8
-	VMULPS 128(CX), Z3, Z9
-	VSUBPS Z9, Z8, Z8
-	VPANDD Z6, Z8, Z8
+	VMULPS Z10, Z2, Z7
+	VMULPS Z9, Z3, Z13
+	VSUBPS Z13, Z7, Z7
+	VPANDD Z6, Z7, Z7
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Z2, Z1, Z9
-	VMULPS Z3, Z7, Z10
-	VADDPS Z10, Z9, Z9
-	VPANDD Z6, Z9, Z9
-	VMULPS 256(CX), Z0, Z10
-	VMULPS 320(CX), Z8, Z11
-	VADDPS Z11, Z10, Z10
-	VADDPS Z4, Z10, Z10
-	VCMPPS $0x12, Z10, Z9, K1
+	VMULPS Z2, Z1, Z13
+	VMULPS Z3, Z8, Z14
+	VADDPS Z14, Z13, Z13
+	VPANDD Z6, Z13, Z13
+	VMULPS Z11, Z0, Z14
+	VMULPS Z12, Z7, Z15
+	VADDPS Z15, Z14, Z14
+	VADDPS Z4, Z14, Z14
+	VCMPPS $0x12, Z14, Z13, K1
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Z2, Z7, Z2
+	VMULPS Z2, Z8, Z2
 	VMULPS Z3, Z1, Z3
 	VSUBPS Z3, Z2, Z2
 	VPANDD Z6, Z2, Z2
-	VMULPS 256(CX), Z8, Z3
-	VMULPS 320(CX), Z0, Z9
-	VADDPS Z9, Z3, Z3
+	VMULPS Z11, Z7, Z3
+	VMULPS Z12, Z0, Z13
+	VADDPS Z13, Z3, Z3
 	VADDPS Z5, Z3, Z3
 	VCMPPS $0x12, Z3, Z2, K1, K1
 
 	// Every lane separated already: the answer is 0 for the whole group.
 	KORTESTW K1, K1
-	JZ       skipblock0
+	JZ       skipblock
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS 128(CX), Z1, Z2
-	VMULPS 192(CX), Z7, Z3
+	VMULPS Z9, Z1, Z2
+	VMULPS Z10, Z8, Z3
 	VADDPS Z3, Z2, Z2
 	VPANDD Z6, Z2, Z2
 	VMULPS Z4, Z0, Z3
-	VMULPS Z5, Z8, Z9
-	VADDPS Z9, Z3, Z3
-	VADDPS 256(CX), Z3, Z3
+	VMULPS Z5, Z7, Z13
+	VADDPS Z13, Z3, Z3
+	VADDPS Z11, Z3, Z3
 	VCMPPS $0x12, Z3, Z2, K1, K1
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS 128(CX), Z7, Z2
-	VMULPS 192(CX), Z1, Z1
+	VMULPS Z9, Z8, Z2
+	VMULPS Z10, Z1, Z1
 	VSUBPS Z1, Z2, Z2
 	VPANDD Z6, Z2, Z2
-	VMULPS Z4, Z8, Z1
+	VMULPS Z4, Z7, Z1
 	VMULPS Z5, Z0, Z0
 	VADDPS Z0, Z1, Z1
-	VADDPS 320(CX), Z1, Z1
+	VADDPS Z12, Z1, Z1
 	VCMPPS $0x12, Z1, Z2, K1, K1
 	KMOVW  K1, AX
-	JMP    joinblock0
+	JMP    joinblock
 
-skipblock0:
+skipblock:
 	XORL AX, AX
 
-joinblock0:
+joinblock:
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func overlapsGroupAVX2(q *[6]float32, b *[48]float32) uint64
+// Requires: AVX
+TEXT ·overlapsGroupAVX2(SB), NOSPLIT, $0-24
+	MOVQ q+0(FP), AX
+	MOVQ b+8(FP), CX
+
+	// Broadcast the query box to every lane.
+	VBROADCASTSS (AX), Y0
+	VBROADCASTSS 4(AX), Y1
+	VBROADCASTSS 8(AX), Y2
+	VBROADCASTSS 12(AX), Y3
+	VBROADCASTSS 16(AX), Y4
+	VBROADCASTSS 20(AX), Y5
+	VBROADCASTSS absmask<>+0(SB), Y6
+
+	// dy = b.cy - a.cy
+	VMOVUPS 32(CX), Y7
+	VSUBPS  Y1, Y7, Y7
+
+	// dx = b.cx - a.cx
+	VMOVUPS (CX), Y1
+	VSUBPS  Y0, Y1, Y1
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 64(CX), Y2, Y8
+	VMULPS 96(CX), Y3, Y9
+	VADDPS Y9, Y8, Y0
+	VANDPS Y6, Y0, Y0
+	VMULPS 96(CX), Y2, Y8
+	VMULPS 64(CX), Y3, Y9
+	VSUBPS Y9, Y8, Y8
+	VANDPS Y6, Y8, Y8
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y2, Y1, Y9
+	VMULPS Y3, Y7, Y10
+	VADDPS Y10, Y9, Y9
+	VANDPS Y6, Y9, Y9
+	VMULPS 128(CX), Y0, Y10
+	VMULPS 160(CX), Y8, Y11
+	VADDPS Y11, Y10, Y10
+	VADDPS Y4, Y10, Y10
+	VCMPPS $0x12, Y10, Y9, Y9
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y2, Y7, Y2
+	VMULPS Y3, Y1, Y3
+	VSUBPS Y3, Y2, Y2
+	VANDPS Y6, Y2, Y2
+	VMULPS 128(CX), Y8, Y3
+	VMULPS 160(CX), Y0, Y10
+	VADDPS Y10, Y3, Y3
+	VADDPS Y5, Y3, Y3
+	VCMPPS $0x12, Y3, Y2, Y2
+	VANDPS Y2, Y9, Y9
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y9, Y9
+	JZ      skipgroup
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 64(CX), Y1, Y2
+	VMULPS 96(CX), Y7, Y3
+	VADDPS Y3, Y2, Y2
+	VANDPS Y6, Y2, Y2
+	VMULPS Y4, Y0, Y3
+	VMULPS Y5, Y8, Y10
+	VADDPS Y10, Y3, Y3
+	VADDPS 128(CX), Y3, Y3
+	VCMPPS $0x12, Y3, Y2, Y2
+	VANDPS Y2, Y9, Y9
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    64(CX), Y7, Y2
+	VMULPS    96(CX), Y1, Y1
+	VSUBPS    Y1, Y2, Y2
+	VANDPS    Y6, Y2, Y2
+	VMULPS    Y4, Y8, Y1
+	VMULPS    Y5, Y0, Y0
+	VADDPS    Y0, Y1, Y1
+	VADDPS    160(CX), Y1, Y1
+	VCMPPS    $0x12, Y1, Y2, Y0
+	VANDPS    Y0, Y9, Y9
+	VMOVMSKPS Y9, AX
+	JMP       joingroup
+
+skipgroup:
+	XORL AX, AX
+
+joingroup:
 	MOVQ AX, ret+16(FP)
 	VZEROUPPER
 	RET

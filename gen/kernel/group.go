@@ -121,9 +121,9 @@ func paramAddr(name string) Mem {
 }
 
 // group emits the overlap test of the query against one group of boxes
-// whose columns are col(0..5), in memory or in registers, and returns a general register whose low
-// w.lanes bits are the lanes' answers. Every step is one step of the formula
-// in package obb, in its order.
+// whose columns are col(0..5), in memory or in registers, and returns a
+// general register whose low w.lanes bits are the lanes' answers. Every
+// step is one step of the formula in package obb, in its order.
 //
 // With qreach, the query's reach broadcast, the group first tests
 // |b.cy - a.cy| <= b.reach + a.reach with b.reach at col(6), and its lanes'

@@ -31,9 +31,9 @@
 // a hash table of 8×8-cell tiles, so that coordinates are unbounded, one grid
 // per Kind; a cell keeps its boxes in blocks of 16, two groups of 8 as
 // float32 columns, that the batch kernels test 8 or 16 at a time, a block
-// per call. A question
-// visits the few cells its bounds reach on each level of box sizes, so its
-// cost does not grow with the number of boxes in the world.
+// per call. A question visits the few cells its bounds reach on each level
+// of box sizes, so its cost does not grow with the number of boxes in the
+// world.
 // Pairs remembers the last step's pairs and tests only the boxes inserted,
 // moved or refiltered since; the others' pairs stand. When many boxes
 // moved, it tests the candidates it keeps, the pairs whose fat bounds (the

@@ -1,12 +1,12 @@
 // Package batch holds obb2d's batch kernels and the one table that picks
 // their implementation: one query box against many boxes ([Overlaps]) or
-// against a block of 16 in two groups of 8 ([OverlapsBlock]), many short runs each against
-// its own query box behind a reach test ([RunsPruned]), the narrow part of
-// a sweep over a sorted set ([Sweep]), a list of candidate pairs
-// ([Pairs]), the contact manifolds of a pair list ([Collide],
-// [CollideColumns]), and the float64 reaches of many boxes that package
-// world files boxes by ([Reaches]). Package kernel wraps Overlaps for
-// users; packages pairs and world drive the others.
+// against a block of 16 in two groups of 8 ([OverlapsBlock]), many short
+// runs each against its own query box behind a reach test ([RunsPruned]),
+// the narrow part of a sweep over a sorted set ([Sweep]), a list of
+// candidate pairs ([Pairs]), the contact manifolds of a pair list
+// ([Collide], [CollideColumns]), and the float64 reaches of many boxes
+// that package world files boxes by ([Reaches]). Package kernel wraps
+// Overlaps for users; packages pairs and world drive the others.
 //
 // Every kernel computes, for each pair of boxes it decides, exactly the bit
 // obb.Box.Overlaps gives: the same float32 operations in the same order

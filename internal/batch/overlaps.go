@@ -86,9 +86,11 @@ type Group struct{ CX, CY, UX, UY, HX, HY [GroupLanes]float32 }
 // Block holds up to 16 boxes, the unit a spatial index keeps its boxes in,
 // tested against a query with one call of OverlapsBlock: lanes 0 to 7 in
 // its first Group, 8 to 15 in its second. A block of at most 8 boxes is
-// then read in its first group's three lines; with six columns of 16, its
-// test read six whatever it held, and the cells of a world hold about six
-// boxes (BenchmarkWorldQuery).
+// then read in its first group's three lines, where six columns of 16
+// lanes would take six lines whatever the block held; the cells of the
+// uniform scene hold 6.4 boxes on average, and its queries at 1,000,000
+// boxes took 16% (Query) and 21% (Any) less time in groups than in
+// columns of 16 (BenchmarkWorldQuery, four interleaved runs).
 type Block [2]Group
 
 // Put sets lane i of b to box x.

@@ -56,16 +56,14 @@ func Overlaps(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 func OverlapsBlock(q *Query, b *Block, n int) uint64 {
 	keep := blockBits(n)
 	q6 := (*[6]float32)(unsafe.Pointer(q))
-	switch current.Load() {
+	impl := current.Load()
+	if impl != Generic && n <= GroupLanes {
+		return overlapsGroupAVX2(q6, (*[48]float32)(unsafe.Pointer(&b[0]))) & keep
+	}
+	switch impl {
 	case AVX512:
-		if n <= GroupLanes {
-			return overlapsGroupAVX2(q6, (*[48]float32)(unsafe.Pointer(&b[0]))) & keep
-		}
 		return overlapsBlockAVX512(q6, (*[96]float32)(unsafe.Pointer(b))) & keep
 	case AVX2:
-		if n <= GroupLanes {
-			return overlapsGroupAVX2(q6, (*[48]float32)(unsafe.Pointer(&b[0]))) & keep
-		}
 		return overlapsBlockAVX2(q6, (*[96]float32)(unsafe.Pointer(b))) & keep
 	default:
 		return overlapsBlockGeneric(q, b, n)

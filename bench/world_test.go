@@ -256,6 +256,28 @@ func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int
 	b.ReportMetric(float64(found)/float64(b.N)/float64(n), "pairs/box")
 }
 
+// BenchmarkWorldLoad fills an empty World with a scene's boxes by one
+// InsertBoxes, as Static boxes (a map) or Dynamic ones (bodies), and
+// reports ns per box: what a level load or a world's first frame costs.
+func BenchmarkWorldLoad(b *testing.B) {
+	for _, sc := range worldScenes[:2] {
+		for _, n := range worldSizes() {
+			boxes := worldScene(sc.name, sc.make, n)
+			for _, kind := range []world.Kind{world.Static, world.Dynamic} {
+				name := fmt.Sprintf("world=%s/kind=%s/n=%d", sc.name, []string{"dynamic", "static"}[kind], n)
+				b.Run(name, func(b *testing.B) {
+					var hs []world.Handle
+					for b.Loop() {
+						w := world.New()
+						hs = w.InsertBoxes(hs[:0], boxes, kind, world.DefaultFilter)
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/box")
+				})
+			}
+		}
+	}
+}
+
 // BenchmarkWorldDrift is the all-moved step with boxes that travel
 // instead of jittering: each box has a velocity, speed times a normal
 // deviate on each coordinate, and turns back every 64 steps, each box at

@@ -169,7 +169,12 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 			for ty := y0 >> tileShift; ty <= y1>>tileShift; ty++ {
 				rows := tileRows(ty, y0, y1)
 				for tx := x0 >> tileShift; tx <= x1>>tileShift; tx++ {
-					m := g.tileHeads(&heads, cellKey{tx, ty, lv}, rows&tileColumns(tx, x0, x1))
+					var m int
+					if g.static {
+						m = g.tileHeadsNear(&heads, cellKey{tx, ty, lv}, rows&tileColumns(tx, x0, x1), lo, hi)
+					} else {
+						m = g.tileHeads(&heads, cellKey{tx, ty, lv}, rows&tileColumns(tx, x0, x1))
+					}
 					for _, hd := range heads[:m] {
 						for b := hd; b >= 0; b = g.blocks[b].next {
 							if visit(&g.blocks[b]) {

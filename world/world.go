@@ -162,7 +162,7 @@ func (w *World) Move(h Handle, b obb.Box) {
 			return
 		}
 		g := &w.grids[s.kind]
-		if key, r, tx, ty, ok := g.cellReach(b); ok && key == s.cell && g.holds(key, r) {
+		if key, r, tx, ty, ok := g.cellReach(b); ok && key == s.cell && g.holds(key, r, b) {
 			if !later {
 				g.blocks[s.block].set(s.lane, b)
 			} else {
@@ -283,6 +283,7 @@ func (w *World) place(h Handle, s *slot) {
 		return
 	case bound.Finite:
 		if key, r, _, _, ok := w.grids[s.kind].cellReach(s.box); ok {
+			w.grids[Static].static = true // the zero World's grids learn their kinds before their first box
 			s.where, s.cell = inGrid, key
 			s.block, s.lane = w.grids[s.kind].add(key, r, h, s.filter, s.box)
 			w.placeFat(h, s)

@@ -4,6 +4,7 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/internal/hugepage"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
@@ -14,17 +15,109 @@ import (
 // the handles that as many calls of Insert would, and lays the grid out
 // in memory in spatial order when the load was large. It panics if b's
 // columns differ in length.
+//
+// A box's cell and level are found in b's order, as Insert finds them (a
+// box's level depends on the levels the boxes before it made), but the
+// boxes go into their blocks cell by cell, into an array of blocks sized
+// once: put in b's order, each box's block was a cache miss in a world
+// larger than the cache, and the blocks' array grew by copying as it
+// went. Loads of the uniform and RTS scenes took 8% to 65% less time
+// from 10,000 to 1,000,000 boxes (BenchmarkWorldLoad).
 func (w *World) InsertBoxes(dst []Handle, b *soa.Boxes, k Kind, f Filter) []Handle {
 	n := b.Len()
 	if w.free.len() == 0 {
 		w.slots = hugepage.Grow(w.slots, n)
 		w.tags = slices.Grow(w.tags, n)
 	}
+	g := &w.grids[k]
+	loads := slices.Grow(w.loading.loads[:0], n)
 	for i := range n {
-		dst = append(dst, w.insert(b.At(i), k, f))
+		x := b.At(i)
+		j, s, h := w.claim(x, k, f)
+		dst = append(dst, h)
+		key, r, ok := cellKey{}, 0.0, false
+		if bound.Classify(x) == bound.Finite { // place's test
+			key, r, _, _, ok = g.cellReach(x)
+		}
+		if ok {
+			w.grids[Static].static = true // as place
+			s.where, s.cell = inGrid, key
+			g.enter(key, r)
+			loads = append(loads, load{key: key, slot: j})
+		} else {
+			w.place(h, s)
+		}
+		w.markDirty(j)
 	}
+	w.putLoads(g, loads)
+	w.loading.loads = loads[:0]
 	w.compact()
 	return dst
+}
+
+// putLoads puts the boxes of loads in their cells of grid g, cell by cell
+// and in b's order within each: a counting sort on the cells' indices, the
+// cells made as their first box comes. It costs O(cells of g) besides, so
+// a load of fewer boxes than an eighth of the cells puts them in b's
+// order.
+func (w *World) putLoads(g *grid, loads []load) {
+	if 8*len(loads) < len(g.cells) {
+		for i := range loads {
+			w.putLoad(g, &loads[i], g.cellFor(loads[i].key))
+		}
+		return
+	}
+	l := &w.loading
+	l.count = l.count[:0]
+	for i := range loads {
+		c := g.cellFor(loads[i].key)
+		for int(c) >= len(l.count) {
+			l.count = append(l.count, 0)
+		}
+		l.count[c]++
+		loads[i].cell = c
+	}
+	blocks := 0
+	sum := int32(0)
+	for c, m := range l.count {
+		blocks += int((m+blockLanes-1)/blockLanes + b2i(m > 0)) // the first may be a partly full one
+		l.count[c], sum = sum, sum+m
+	}
+	l.order = slices.Grow(l.order[:0], len(loads))[:len(loads)]
+	for i := range loads {
+		c := loads[i].cell
+		l.order[l.count[c]] = int32(i)
+		l.count[c]++
+	}
+	g.blocks = hugepage.Grow(g.blocks, blocks)
+	g.fat = hugepage.Grow(g.fat, blocks)
+	for _, i := range l.order {
+		w.putLoad(g, &loads[i], loads[i].cell)
+	}
+}
+
+// putLoad puts the box of ld in cell c of grid g.
+func (w *World) putLoad(g *grid, ld *load, c int32) {
+	s := &w.slots[ld.slot]
+	h := makeHandle(ld.slot, s.gen)
+	s.block, s.lane = g.put(c, ld.key, h, s.filter, s.box)
+	w.placeFat(h, s)
+}
+
+// load is a box InsertBoxes puts in its cell: the cell's key and index,
+// and the box's slot.
+type load struct {
+	key        cellKey
+	cell, slot int32
+}
+
+// loading is InsertBoxes' buffers, kept for the next call: the boxes it
+// puts in cells, each cell's count of them and then where its boxes start
+// in order, and the boxes in the order of their cells.
+type loading struct {
+	loads []load
+	count []int32
+	order []int32
 }
 
 // All iterates over the live boxes in ascending handle order. The World

@@ -21,7 +21,8 @@ import (
 // every few steps), turn, grow past their level, jump across the world or
 // out of the grid (a NaN, an infinity), or rest; now and then a step that
 // moves a few boxes, resting or Static ones among them (Pairs then queries
-// them, and the next step that uses the candidates checks them), inserts,
+// them, and the next step that uses the candidates checks them), inserts
+// (by Insert or InsertBoxes),
 // removes, refilters, turns boxes Static or Dynamic, or moves a Static box; a box that travels by Move
 // is moved first to where it is, so that its second Move must find it
 // escaped after the first found it inside (fat_unsure.go). It fails if the
@@ -47,21 +48,37 @@ func TestFatSteps(t *testing.T) {
 					kind       int
 				}
 				var moves []motion // by index in m
-				add := func(b obb.Box, k world.Kind) {
+				// add inserts boxes of kind k, by Insert, or by one
+				// InsertBoxes while the candidates may be in use.
+				add := func(k world.Kind, bulk bool, bs ...obb.Box) {
 					f := world.DefaultFilter
 					if r.IntN(4) == 0 {
 						f = randomFilter(r)
 					}
-					m.insert(w.Insert(b, k, f), b, k, f)
-					d := obb.Vec2{X: float32(r.NormFloat64() * 0.05), Y: float32(r.NormFloat64() * 0.05)}
-					moves = append(moves, motion{home: b.Center, step: d, kind: r.IntN(20)})
+					var hs []world.Handle
+					if bulk {
+						var b soa.Boxes
+						for _, x := range bs {
+							b.Append(x)
+						}
+						hs = w.InsertBoxes(nil, &b, k, f)
+					} else {
+						for _, b := range bs {
+							hs = append(hs, w.Insert(b, k, f))
+						}
+					}
+					for i, b := range bs {
+						m.insert(hs[i], b, k, f)
+						d := obb.Vec2{X: float32(r.NormFloat64() * 0.05), Y: float32(r.NormFloat64() * 0.05)}
+						moves = append(moves, motion{home: b.Center, step: d, kind: r.IntN(20)})
+					}
 				}
 				for _, b := range pool {
 					k := world.Dynamic
 					if r.IntN(5) == 0 {
 						k = world.Static
 					}
-					add(b, k)
+					add(k, false, b)
 				}
 				for step := range steps {
 					switch op := r.IntN(8); {
@@ -88,9 +105,7 @@ func TestFatSteps(t *testing.T) {
 							m.remove(i)
 							moves = append(moves[:i], moves[i+1:]...)
 						}
-						for range 3 {
-							add(pool[r.IntN(len(pool))], randomKind(r))
-						}
+						add(randomKind(r), r.IntN(2) == 0, pool[r.IntN(len(pool))], pool[r.IntN(len(pool))], pool[r.IntN(len(pool))])
 						i := r.IntN(len(m.h))
 						f := randomFilter(r)
 						w.SetFilter(m.h[i], f)

@@ -326,10 +326,31 @@ func hash(k cellKey) uint64 {
 // add puts box x with handle h in the cell k, making the cell if need be,
 // and returns where it went.
 func (g *grid) add(k cellKey, r float64, h Handle, f Filter, x obb.Box) (blk, lane int32) {
+	g.enter(k, r)
+	return g.put(g.cellFor(k), k, h, f, x)
+}
+
+// cellFor returns the cell with key k, making it if need be.
+func (g *grid) cellFor(k cellKey) int32 {
 	c := g.find(k)
 	if c < 0 {
 		c = g.newCell(k)
 	}
+	return c
+}
+
+// enter counts a box of reach r into cell k's level: the level's reach and
+// count, and the list of levels, which levelFor reads for the next box.
+func (g *grid) enter(k cellKey, r float64) {
+	lv := int(k.level) - minLevel
+	g.reach[lv] = max(g.reach[lv], r)
+	if g.count[lv]++; g.count[lv] == 1 {
+		g.relevel()
+	}
+}
+
+// put is the rest of add: it writes the box into cell c, whose key is k.
+func (g *grid) put(c int32, k cellKey, h Handle, f Filter, x obb.Box) (blk, lane int32) {
 	head := g.cells[c].head
 	if head < 0 || g.blocks[head].n == blockLanes {
 		nb := g.newBlock()
@@ -349,11 +370,6 @@ func (g *grid) add(k cellKey, r float64, h Handle, f Filter, x obb.Box) (blk, la
 	}
 	g.churn++
 	g.boxes++
-	lv := int(k.level) - minLevel
-	g.reach[lv] = max(g.reach[lv], r)
-	if g.count[lv]++; g.count[lv] == 1 {
-		g.relevel()
-	}
 	return head, lane
 }
 

@@ -77,8 +77,9 @@ type World struct {
 	grids    [2]grid  // by Kind
 	infinite []Handle // boxes without finite bounds: an infinity, or a zero axis
 
-	lifted []Handle // lift's list of a level's boxes
-	dirty  slotSet  // slots marked dirty since the last Pairs (markDirty); its bitset, kept out of the slots, is what a pass over the remembered pairs reads from the cache
+	lifted  []Handle // lift's list of a level's boxes
+	loading loading  // InsertBoxes' buffers
+	dirty   slotSet  // slots marked dirty since the last Pairs (markDirty); its bitset, kept out of the slots, is what a pass over the remembered pairs reads from the cache
 
 	// Workers is how many goroutines Pairs and MoveBoxes use, and the
 	// first question after Moves in a world larger than the L2 cache
@@ -115,6 +116,15 @@ func (w *World) Insert(b obb.Box, k Kind, f Filter) Handle {
 
 // insert is Insert without the compact.
 func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
+	i, s, h := w.claim(b, k, f)
+	w.place(h, s)
+	w.markDirty(i)
+	return h
+}
+
+// claim takes a slot for box b of kind k with filter f, the next
+// Insert's, and returns it and the box's handle; the box is not placed.
+func (w *World) claim(b obb.Box, k Kind, f Filter) (int32, *slot, Handle) {
 	if k > Static {
 		panic(fmt.Sprintf("world: Insert with kind %d, which is neither Dynamic nor Static", k))
 	}
@@ -141,9 +151,7 @@ func (w *World) insert(b obb.Box, k Kind, f Filter) Handle {
 	if k == Dynamic {
 		w.dynamic++
 	}
-	w.place(h, s)
-	w.markDirty(i)
-	return h
+	return i, s, h
 }
 
 // Move gives the box h a new pose or size (or both). A move that keeps the

@@ -81,7 +81,7 @@ func TestTileHeadsNearIsClosed(t *testing.T) {
 	w.Insert(unitBoxAt(0.5, 0.5), Static, DefaultFilter)
 	g := &w.grids[Static]
 	k := g.cells[0].key
-	r := &g.existing(k).bounds[tileSlot(k)]
+	r := g.rect(k)
 	*r = cellBounds{0, 0, 1, 1}
 	var heads [64]int32
 	all := ^uint64(0)

@@ -135,6 +135,7 @@ type cell struct {
 type grid struct {
 	cells      []cell
 	tiles      []tile      // the cells' index (tiles.go)
+	rects      []tileRects // the Static grid's: by tile, its cells' rectangles
 	table      []tileEntry // the tiles' hash table
 	blocks     []block
 	fat        []fatBlock         // by block: its boxes' fat bounds (fat.go)
@@ -462,7 +463,7 @@ func (g *grid) relevel() {
 func (g *grid) clear() {
 	g.cells, g.blocks, g.fat, g.free, g.levels = g.cells[:0], g.blocks[:0], g.fat[:0], g.free[:0], g.levels[:0]
 	g.churn, g.boxes = 0, 0
-	g.tiles = g.tiles[:0]
+	g.tiles, g.rects = g.tiles[:0], g.rects[:0]
 	clear(g.table)
 	g.count = [levelSpan]int32{}
 	g.reach = [levelSpan]float64{}

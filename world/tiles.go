@@ -29,11 +29,16 @@ const tileShift = 3 // a tile is 2³ × 2³ cells
 // the list of cells. Which cells exist is kept in the tile's entry of the
 // hash table.
 type tile struct {
-	key    cellKey // the tile's coordinates and level
-	head   [64]int32
-	cell   [64]int32
-	bounds [64]cellBounds // the Static grid's only (cellBounds)
+	key  cellKey // the tile's coordinates and level
+	head [64]int32
+	cell [64]int32
 }
+
+// tileRects are the rectangles (cellBounds) of a tile's cells, by entry as
+// head. The Static grid keeps them in an array beside its tiles, by tile,
+// and the Dynamic grid, which has none, keeps its tiles at 524 bytes
+// instead of 1,548.
+type tileRects [64]cellBounds
 
 // cellBounds is lo.X, lo.Y, hi.X and hi.Y of a rectangle that holds the
 // bound.Box of each box of a cell of the Static grid: the union of their
@@ -132,14 +137,22 @@ func (g *grid) link(c int32) {
 	t := g.table[i].tile - 1
 	g.tiles[t].cell[s] = c
 	g.tiles[t].head[s] = g.cells[c].head
-	g.tiles[t].bounds[s] = noBounds
+	if g.static {
+		g.rects[t][s] = noBounds
+	}
+}
+
+// rect returns the rectangle of the cell with key k, of the Static grid,
+// which exists.
+func (g *grid) rect(k cellKey) *cellBounds {
+	return &g.rects[g.table[g.findEntry(tileKey(k))].tile-1][tileSlot(k)]
 }
 
 // widen grows the rectangle of the cell with key k, of the Static grid, to
 // hold box x's bounds.
 func (g *grid) widen(k cellKey, x obb.Box) {
 	lo, hi, _ := bound.Box(x) // finite, or infinite where a float32 overflows: a box in the grid has no NaN
-	b := &g.existing(k).bounds[tileSlot(k)]
+	b := g.rect(k)
 	b[0], b[1], b[2], b[3] = min(b[0], lo.X), min(b[1], lo.Y), max(b[2], hi.X), max(b[3], hi.Y)
 }
 
@@ -184,6 +197,9 @@ func (g *grid) newTile(k cellKey) int {
 	}
 	t := int32(len(g.tiles))
 	g.tiles = append(hugepage.Grow(g.tiles, 1), tile{key: k})
+	if g.static {
+		g.rects = append(hugepage.Grow(g.rects, 1), tileRects{})
+	}
 	return g.insertEntry(tileEntry{key: k, tile: t + 1})
 }
 
@@ -230,22 +246,28 @@ func (g *grid) deleteTile(i int) {
 	if t != last {
 		g.tiles[t] = g.tiles[last]
 		g.table[g.findEntry(g.tiles[t].key)].tile = t + 1
+		if g.static {
+			g.rects[t] = g.rects[last]
+		}
 	}
 	g.tiles = g.tiles[:last]
+	if g.static {
+		g.rects = g.rects[:last]
+	}
 }
 
 // within reports whether box x's bounds lie within the rectangle of the
 // cell with key k, of the Static grid.
 func (g *grid) within(k cellKey, x obb.Box) bool {
 	lo, hi, _ := bound.Box(x)
-	b := &g.existing(k).bounds[tileSlot(k)]
+	b := g.rect(k)
 	return b[0] <= lo.X && b[1] <= lo.Y && b[2] >= hi.X && b[3] >= hi.Y
 }
 
 // relinkAll rebuilds the tiles from the list of cells, and in the Static
 // grid their rectangles from their boxes.
 func (g *grid) relinkAll() {
-	g.tiles = g.tiles[:0]
+	g.tiles, g.rects = g.tiles[:0], g.rects[:0]
 	clear(g.table)
 	for c := range g.cells {
 		g.link(int32(c))
@@ -260,7 +282,7 @@ func (g *grid) relinkAll() {
 				r = cellBounds{min(r[0], lo.X), min(r[1], lo.Y), max(r[2], hi.X), max(r[3], hi.Y)}
 			}
 		}
-		g.existing(g.cells[c].key).bounds[tileSlot(g.cells[c].key)] = r
+		*g.rect(g.cells[c].key) = r
 	}
 }
 
@@ -327,11 +349,12 @@ func (g *grid) tileHeadsNear(heads *[64]int32, t cellKey, cells uint64, lo, hi o
 	if bits == 0 {
 		return 0
 	}
-	tl := &g.tiles[g.table[i].tile-1]
+	ti := g.table[i].tile - 1
+	tl, rs := &g.tiles[ti], &g.rects[ti]
 	m := 0
 	for ; bits != 0; bits &= bits - 1 {
 		s := mathbits.TrailingZeros64(bits)
-		r := &tl.bounds[s]
+		r := &rs[s]
 		heads[m] = tl.head[s]
 		m += int(b2i(r[0] <= hi.X && r[1] <= hi.Y && r[2] >= lo.X && r[3] >= lo.Y))
 	}

@@ -33,7 +33,9 @@
 // float32 columns, that the batch kernels test 8 or 16 at a time, a block
 // per call. A question visits the few cells its bounds reach on each level
 // of box sizes, so its cost does not grow with the number of boxes in the
-// world.
+// world; in the Static grid each cell keeps a rectangle that holds its
+// boxes' bounds, and Query and Any skip the cells whose rectangles miss
+// theirs. InsertBoxes writes its boxes into their cells cell by cell.
 // Pairs remembers the last step's pairs and tests only the boxes inserted,
 // moved or refiltered since; the others' pairs stand. When many boxes
 // moved, it tests the candidates it keeps, the pairs whose fat bounds (the

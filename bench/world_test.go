@@ -176,7 +176,7 @@ func BenchmarkWorldStep(b *testing.B) {
 				for _, move := range []string{"each", "bulk"} {
 					for _, workers := range []int{1, 2} {
 						name := fmt.Sprintf("world=%s/moved=%d%%/move=%s/workers=%d/n=%d", sc.name, moved, move, workers, n)
-						b.Run(name, func(b *testing.B) { benchStep(b, boxes, moved, move == "bulk", workers) })
+						b.Run(name, func(b *testing.B) { benchStep(b, boxes, moved, move == "bulk", workers, nil) })
 					}
 				}
 			}
@@ -184,17 +184,49 @@ func BenchmarkWorldStep(b *testing.B) {
 	}
 }
 
-func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int) {
+// BenchmarkWorldMapStep is BenchmarkWorldStep's all-moved MoveBoxes step
+// on the RTS scene as a game holds it: the buildings Static, the units
+// (a third of the boxes) Dynamic and moving. ns/moved is per unit.
+func BenchmarkWorldMapStep(b *testing.B) {
+	for _, n := range worldSizes() {
+		boxes := worldScene("rts", scene.RTS, n)
+		building := func(i int) bool { return boxes.HX[i] >= 2 } // units are under 1 wide
+		for _, workers := range []int{1, 2} {
+			name := fmt.Sprintf("world=rts-map/moved=100%%/move=bulk/workers=%d/n=%d", workers, n)
+			b.Run(name, func(b *testing.B) { benchStep(b, boxes, 100, true, workers, building) })
+		}
+	}
+}
+
+// benchStep times steps on a world of boxes, Dynamic but for those static
+// says are Static (none when static is nil), which do not move.
+func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int, static func(int) bool) {
 	n := boxes.Len()
 	w := world.New()
 	w.Workers = workers
-	hs := w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
+	hs := make([]world.Handle, n)
+	for _, k := range []world.Kind{world.Static, world.Dynamic} {
+		var these soa.Boxes
+		var at []int
+		for i := range n {
+			if (static != nil && static(i)) == (k == world.Static) {
+				these.Append(boxes.At(i))
+				at = append(at, i)
+			}
+		}
+		for j, h := range w.InsertBoxes(nil, &these, k, world.DefaultFilter) {
+			hs[at[j]] = h
+		}
+	}
 	// Two poses a box alternates between, a small step apart, for the
-	// boxes that move: every one, or every hundredth.
+	// Dynamic boxes that move: every one, or every hundredth.
 	var step []world.Handle
 	var poses [2]soa.Boxes
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < n; i += 100 / moved {
+		if static != nil && static(i) {
+			continue
+		}
 		a := boxes.At(i)
 		poses[0].Append(a)
 		a.Center = a.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 0.05), Y: float32(r.NormFloat64() * 0.05)})

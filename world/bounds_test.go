@@ -25,8 +25,11 @@ func TestStaticCellBounds(t *testing.T) {
 		scene.RTS(r, 1500, &b)
 		w := New()
 		live := map[Handle]obb.Box{}
+		var hs []Handle // live's handles, ascending: a map's order would change the run each time
 		for i := range b.Len() {
-			live[w.Insert(b.At(i), Static, DefaultFilter)] = b.At(i)
+			h := w.Insert(b.At(i), Static, DefaultFilter)
+			live[h] = b.At(i)
+			hs = append(hs, h)
 		}
 		if g := &w.grids[Static]; g.churn >= g.boxes {
 			t.Fatalf("no layout since the first 1,024 boxes: churn %d, boxes %d", g.churn, g.boxes)
@@ -52,21 +55,24 @@ func TestStaticCellBounds(t *testing.T) {
 			}
 		}
 		ask("inserted")
-		for h := range live {
-			if r.IntN(3) == 0 {
-				w.Remove(h)
-				delete(live, h)
+		hs = slices.DeleteFunc(hs, func(h Handle) bool {
+			if r.IntN(3) != 0 {
+				return false
 			}
-		}
+			w.Remove(h)
+			delete(live, h)
+			return true
+		})
 		ask("removed")
-		for h, x := range live {
+		for _, h := range hs {
+			x := live[h]
 			x.Center = x.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 0.3), Y: float32(r.NormFloat64() * 0.3)})
 			w.Move(h, x)
 			live[h] = x
 		}
 		ask("moved")
-		hs := w.InsertBoxes(nil, &b, Static, DefaultFilter)
-		for i, h := range hs {
+		loaded := w.InsertBoxes(nil, &b, Static, DefaultFilter)
+		for i, h := range loaded {
 			live[h] = b.At(i)
 		}
 		ask("loaded")

@@ -4,7 +4,6 @@ import (
 	"iter"
 	"slices"
 
-	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/internal/hugepage"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
@@ -35,12 +34,7 @@ func (w *World) InsertBoxes(dst []Handle, b *soa.Boxes, k Kind, f Filter) []Hand
 		x := b.At(i)
 		j, s, h := w.claim(x, k, f)
 		dst = append(dst, h)
-		key, r, ok := cellKey{}, 0.0, false
-		if bound.Classify(x) == bound.Finite { // place's test
-			key, r, _, _, ok = g.cellReach(x)
-		}
-		if ok {
-			w.grids[Static].static = true // as place
+		if key, r, ok := g.gridCell(x); ok {
 			s.where, s.cell = inGrid, key
 			g.enter(key, r)
 			loads = append(loads, load{key: key, slot: j})

@@ -231,6 +231,17 @@ func (g *grid) cellOf(b obb.Box) (cellKey, bool) {
 	return k, ok
 }
 
+// gridCell returns the cell and reach of a box the grid holds, one whose
+// fields are all finite (bound.Classify) and whose cell cellReach finds;
+// false for a box kept elsewhere (place).
+func (g *grid) gridCell(x obb.Box) (cellKey, float64, bool) {
+	if bound.Classify(x) != bound.Finite {
+		return cellKey{}, 0, false
+	}
+	k, r, _, _, ok := g.cellReach(x)
+	return k, r, ok
+}
+
 // cellReach is cellOf that also returns the box's reach r, the level's
 // measure of it (levelReach), and slack of bound.Reach's rx and ry for b,
 // or +Inf for both where Reach declines b, for a Move's check against the

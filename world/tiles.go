@@ -64,6 +64,11 @@ type tileRects [64]cellBounds
 // (grid.holds), so no write in place escapes the rectangle.
 type cellBounds [4]float32
 
+// add widens r to hold [lo, hi].
+func (r *cellBounds) add(lo, hi obb.Vec2) {
+	r[0], r[1], r[2], r[3] = min(r[0], lo.X), min(r[1], lo.Y), max(r[2], hi.X), max(r[3], hi.Y)
+}
+
 // noBounds is a new cell's rectangle, which every box widens.
 var noBounds = cellBounds{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Inf(-1))}
 
@@ -152,8 +157,7 @@ func (g *grid) rect(k cellKey) *cellBounds {
 // hold box x's bounds.
 func (g *grid) widen(k cellKey, x obb.Box) {
 	lo, hi, _ := bound.Box(x) // finite, or infinite where a float32 overflows: a box in the grid has no NaN
-	b := g.rect(k)
-	b[0], b[1], b[2], b[3] = min(b[0], lo.X), min(b[1], lo.Y), max(b[2], hi.X), max(b[3], hi.Y)
+	g.rect(k).add(lo, hi)
 }
 
 // existing returns the tile of the cell with key k, which exists.
@@ -279,7 +283,7 @@ func (g *grid) relinkAll() {
 			blk := &g.blocks[b]
 			for lane := range blk.n {
 				lo, hi, _ := bound.Box(blk.at(lane))
-				r = cellBounds{min(r[0], lo.X), min(r[1], lo.Y), max(r[2], hi.X), max(r[3], hi.Y)}
+				r.add(lo, hi)
 			}
 		}
 		*g.rect(g.cells[c].key) = r

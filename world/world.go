@@ -146,6 +146,7 @@ func (w *World) claim(b obb.Box, k Kind, f Filter) (int32, *slot, Handle) {
 	s := &w.slots[i]
 	h := makeHandle(i, s.gen)
 	s.box, s.filter, s.kind, s.live = b, f, k, true
+	w.grids[Static].static = true // the zero World's grids learn their kinds before their first box
 	w.tags[i] = s.gen
 	w.n++
 	if k == Dynamic {
@@ -285,18 +286,15 @@ func makeHandle(slot int32, gen uint8) Handle { return Handle(uint32(slot)<<8 | 
 // place files the live box of slot s, whose handle is h, where its class
 // says: the grid of its kind, the infinite list, or nowhere for a NaN box.
 func (w *World) place(h Handle, s *slot) {
-	switch bound.Classify(s.box) {
-	case bound.NaN:
+	if key, r, ok := w.grids[s.kind].gridCell(s.box); ok {
+		s.where, s.cell = inGrid, key
+		s.block, s.lane = w.grids[s.kind].add(key, r, h, s.filter, s.box)
+		w.placeFat(h, s)
+		return
+	}
+	if bound.Classify(s.box) == bound.NaN {
 		s.where = inNaN
 		return
-	case bound.Finite:
-		if key, r, _, _, ok := w.grids[s.kind].cellReach(s.box); ok {
-			w.grids[Static].static = true // the zero World's grids learn their kinds before their first box
-			s.where, s.cell = inGrid, key
-			s.block, s.lane = w.grids[s.kind].add(key, r, h, s.filter, s.box)
-			w.placeFat(h, s)
-			return
-		}
 	}
 	s.where = inInfinite
 	s.block = int32(len(w.infinite))

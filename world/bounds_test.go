@@ -39,19 +39,7 @@ func TestStaticCellBounds(t *testing.T) {
 			for range 300 {
 				q := b.At(r.IntN(b.Len()))
 				q.Center = q.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 4), Y: float32(r.NormFloat64() * 4)})
-				var want []Handle
-				for h, x := range live {
-					if q.Overlaps(x) {
-						want = append(want, h)
-					}
-				}
-				slices.Sort(want)
-				if got := w.Query(nil, q, ^uint32(0)); !slices.Equal(got, want) {
-					t.Fatalf("%s: Query(%v) = %v, brute force %v", what, q, got, want)
-				}
-				if got := w.Any(q, ^uint32(0)); got != (len(want) > 0) {
-					t.Fatalf("%s: Any(%v) = %v, brute force %d hits", what, q, got, len(want))
-				}
+				checkQuery(t, what, w, live, q)
 			}
 		}
 		ask("inserted")
@@ -108,6 +96,25 @@ func TestTileHeadsNearIsClosed(t *testing.T) {
 		if got := g.tileHeadsNear(&heads, tileKey(k), all, c.lo, c.hi) == 1; got != c.keep {
 			t.Errorf("rectangle [0, 1]², question [%v, %v]: kept %v, want %v", c.lo, c.hi, got, c.keep)
 		}
+	}
+}
+
+// checkQuery fails t unless w's Query and Any of q agree with brute force
+// over live, the boxes w holds.
+func checkQuery(t *testing.T, what string, w *World, live map[Handle]obb.Box, q obb.Box) {
+	t.Helper()
+	var want []Handle
+	for h, x := range live {
+		if q.Overlaps(x) {
+			want = append(want, h)
+		}
+	}
+	slices.Sort(want)
+	if got := w.Query(nil, q, ^uint32(0)); !slices.Equal(got, want) {
+		t.Fatalf("%s: Query(%v) = %v, brute force %v", what, q, got, want)
+	}
+	if got := w.Any(q, ^uint32(0)); got != (len(want) > 0) {
+		t.Fatalf("%s: Any(%v) = %v, brute force %d hits", what, q, got, len(want))
 	}
 }
 

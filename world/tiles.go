@@ -191,6 +191,8 @@ func (g *grid) unlink(k cellKey) {
 	i := g.findEntry(tileKey(k))
 	if g.table[i].occ &^= 1 << tileSlot(k); g.table[i].occ == 0 {
 		g.deleteTile(i)
+	} else if g.static {
+		g.rects[g.table[i].tile-1][tileSlot(k)] = noBounds // see noRects
 	}
 }
 
@@ -202,7 +204,9 @@ func (g *grid) newTile(k cellKey) int {
 	t := int32(len(g.tiles))
 	g.tiles = append(hugepage.Grow(g.tiles, 1), tile{key: k})
 	if g.static {
-		g.rects = append(hugepage.Grow(g.rects, 1), tileRects{})
+		g.rects = append(hugepage.Grow(g.rects, 1), noRects)
+		g.makeWindows()
+		g.noteTile(k, t+1)
 	}
 	return g.insertEntry(tileEntry{key: k, tile: t + 1})
 }
@@ -247,11 +251,15 @@ func (g *grid) deleteTile(i int) {
 	}
 	g.table[h] = tileEntry{}
 	last := int32(len(g.tiles) - 1)
+	if g.static {
+		g.noteTile(g.tiles[t].key, 0)
+	}
 	if t != last {
 		g.tiles[t] = g.tiles[last]
 		g.table[g.findEntry(g.tiles[t].key)].tile = t + 1
 		if g.static {
 			g.rects[t] = g.rects[last]
+			g.noteTile(g.tiles[t].key, t+1)
 		}
 	}
 	g.tiles = g.tiles[:last]
@@ -287,6 +295,9 @@ func (g *grid) relinkAll() {
 			}
 		}
 		*g.rect(g.cells[c].key) = r
+	}
+	if g.static {
+		g.indexTiles()
 	}
 }
 
@@ -340,20 +351,31 @@ func (g *grid) tileHeads(heads *[64]int32, t cellKey, cells uint64) int {
 }
 
 // tileHeadsNear is tileHeads for the Static grid, less the cells whose
-// rectangles (cellBounds) miss [lo, hi] on a coordinate. It repeats
-// tileHeads' lookup of the tile: shared as a function, which the compiler
-// does not inline, it made Query and Any 5% to 20% slower on the uniform
-// and RTS maps at 10,000 and 1,000,000 boxes (BenchmarkWorldQuery).
+// rectangles (cellBounds) miss [lo, hi] on a coordinate. It finds the
+// tile in its level's window when the window holds the key, and in the
+// hash table otherwise (tiles_dense.go). It repeats tileHeads' lookup of
+// the tile: shared as a function, which the compiler does not inline, it
+// made Query and Any 5% to 20% slower on the uniform and RTS maps at
+// 10,000 and 1,000,000 boxes (BenchmarkWorldQuery).
 func (g *grid) tileHeadsNear(heads *[64]int32, t cellKey, cells uint64, lo, hi obb.Vec2) int {
-	i := g.findEntry(t)
-	if i < 0 {
-		return 0
+	var ti int32
+	bits := cells
+	if p, ok := g.windows[int(t.level)-minLevel].slot(t); ok {
+		// The window's tile, whose cells that do not exist fail the
+		// rectangles' test below (tiles_dense.go).
+		if ti = g.windows[int(t.level)-minLevel].at[p] - 1; ti < 0 {
+			return 0
+		}
+	} else {
+		i := g.findEntry(t)
+		if i < 0 {
+			return 0
+		}
+		if bits &= g.table[i].occ; bits == 0 {
+			return 0
+		}
+		ti = g.table[i].tile - 1
 	}
-	bits := g.table[i].occ & cells
-	if bits == 0 {
-		return 0
-	}
-	ti := g.table[i].tile - 1
 	tl, rs := &g.tiles[ti], &g.rects[ti]
 	m := 0
 	for ; bits != 0; bits &= bits - 1 {

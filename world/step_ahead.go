@@ -8,8 +8,9 @@ import (
 )
 
 // In a large world an incremental step's query of a dirty box is a chain
-// of loads that each miss the cache: the box's slot, its tile's entry in
-// the hash table, the tile's heads of cells, the cells' blocks. One query
+// of loads that each miss the cache: the box's slot, its tile's entry (in
+// a window of tiles or the hash table: tiles_dense.go), the tile's heads
+// of cells, the cells' blocks. One query
 // at a time, their latencies add up. The step asks for each link of the
 // chain some queries ahead, one link a stage: the slot of the box queried
 // aheadSlot boxes later, the table entry and own block of the box
@@ -54,7 +55,7 @@ func (w *World) prefetchAhead(queue []int32, j int) {
 }
 
 // prefetchStage asks for one link of the query of slot i: its tile's
-// table entry and its own block (stage 0), the heads of the rows of cells
+// entry and its own block (stage 0), the heads of the rows of cells
 // it reaches in its tile (1), or the first blocks of those cells (2).
 func (w *World) prefetchStage(i int32, stage int) {
 	s := &w.slots[i]
@@ -64,23 +65,23 @@ func (w *World) prefetchStage(i int32, stage int) {
 	g := &w.grids[s.kind] // which has the box's cell, so a table and its tile's entry
 	tk := tileKey(s.cell)
 	if stage == 0 {
-		batch.Prefetch(unsafe.Pointer(&g.table[hash(tk)&uint64(len(g.table)-1)]), unsafe.Sizeof(tileEntry{}))
+		g.prefetchEntry(tk)
 		batch.Prefetch(unsafe.Pointer(&g.blocks[s.block]), blockHead)
 		return
 	}
-	e := g.findEntry(tk)
+	occ, ti := g.entry(tk)
 	r, side := sizes(int(s.cell.level))
 	cx, cy := float64(s.box.Center.X), float64(s.box.Center.Y)
 	// The center's cell, s.cell, lies in this range, so the range meets
 	// the tile and the mask is not empty.
 	cells := tileRows(tk.y, coord(cy-2*r, side), coord(cy+2*r, side)) & tileColumns(tk.x, coord(cx-2*r, side), coord(cx+2*r, side))
-	tl := &g.tiles[g.table[e].tile-1]
+	tl := &g.tiles[ti-1]
 	if stage == 1 {
 		first, last := mathbits.TrailingZeros64(cells)>>tileShift, (63-mathbits.LeadingZeros64(cells))>>tileShift
 		batch.Prefetch(unsafe.Pointer(&tl.head[first<<tileShift]), uintptr(last-first+1)<<tileShift*4)
 		return
 	}
-	for bits := g.table[e].occ & cells; bits != 0; bits &= bits - 1 {
+	for bits := occ & cells; bits != 0; bits &= bits - 1 {
 		batch.Prefetch(unsafe.Pointer(&g.blocks[tl.head[mathbits.TrailingZeros64(bits)]]), blockHead)
 	}
 }

@@ -139,6 +139,7 @@ func (g *grid) link(c int32) {
 	}
 	s := tileSlot(k)
 	g.table[i].occ |= 1 << s
+	g.noteTile(tk, g.table[i].occ, g.table[i].tile)
 	t := g.table[i].tile - 1
 	g.tiles[t].cell[s] = c
 	g.tiles[t].head[s] = g.cells[c].head
@@ -191,8 +192,8 @@ func (g *grid) unlink(k cellKey) {
 	i := g.findEntry(tileKey(k))
 	if g.table[i].occ &^= 1 << tileSlot(k); g.table[i].occ == 0 {
 		g.deleteTile(i)
-	} else if g.static {
-		g.rects[g.table[i].tile-1][tileSlot(k)] = noBounds // see noRects
+	} else {
+		g.noteTile(g.table[i].key, g.table[i].occ, g.table[i].tile)
 	}
 }
 
@@ -204,9 +205,7 @@ func (g *grid) newTile(k cellKey) int {
 	t := int32(len(g.tiles))
 	g.tiles = append(hugepage.Grow(g.tiles, 1), tile{key: k})
 	if g.static {
-		g.rects = append(hugepage.Grow(g.rects, 1), noRects)
-		g.makeWindows()
-		g.noteTile(k, t+1)
+		g.rects = append(hugepage.Grow(g.rects, 1), tileRects{})
 	}
 	return g.insertEntry(tileEntry{key: k, tile: t + 1})
 }
@@ -250,16 +249,15 @@ func (g *grid) deleteTile(i int) {
 		}
 	}
 	g.table[h] = tileEntry{}
+	g.noteTile(g.tiles[t].key, 0, 0)
 	last := int32(len(g.tiles) - 1)
-	if g.static {
-		g.noteTile(g.tiles[t].key, 0)
-	}
 	if t != last {
 		g.tiles[t] = g.tiles[last]
-		g.table[g.findEntry(g.tiles[t].key)].tile = t + 1
+		e := &g.table[g.findEntry(g.tiles[t].key)]
+		e.tile = t + 1
+		g.noteTile(e.key, e.occ, e.tile)
 		if g.static {
 			g.rects[t] = g.rects[last]
-			g.noteTile(g.tiles[t].key, t+1)
 		}
 	}
 	g.tiles = g.tiles[:last]
@@ -296,9 +294,7 @@ func (g *grid) relinkAll() {
 		}
 		*g.rect(g.cells[c].key) = r
 	}
-	if g.static {
-		g.indexTiles()
-	}
+	g.indexTiles()
 }
 
 // visitRange calls fn with the blocks of level k's cells with coordinates
@@ -333,15 +329,12 @@ func (g *grid) visitRange(k int16, x0, x1, y0, y1 int32, fn func(*block) bool) b
 // every query 2% to 7% slower, at 10,000 boxes and at 4,000,000
 // (BenchmarkWorldQuery, BenchmarkWorldQueryPlaces).
 func (g *grid) tileHeads(heads *[64]int32, t cellKey, cells uint64) int {
-	i := g.findEntry(t)
-	if i < 0 {
-		return 0
-	}
-	bits := g.table[i].occ & cells
+	occ, ti := g.entry(t)
+	bits := occ & cells
 	if bits == 0 {
 		return 0
 	}
-	tl := &g.tiles[g.table[i].tile-1]
+	tl := &g.tiles[ti-1]
 	m := 0
 	for ; bits != 0; bits &= bits - 1 {
 		heads[m] = tl.head[mathbits.TrailingZeros64(bits)]
@@ -351,32 +344,17 @@ func (g *grid) tileHeads(heads *[64]int32, t cellKey, cells uint64) int {
 }
 
 // tileHeadsNear is tileHeads for the Static grid, less the cells whose
-// rectangles (cellBounds) miss [lo, hi] on a coordinate. It finds the
-// tile in its level's window when the window holds the key, and in the
-// hash table otherwise (tiles_dense.go). It repeats tileHeads' lookup of
-// the tile: shared as a function, which the compiler does not inline, it
-// made Query and Any 5% to 20% slower on the uniform and RTS maps at
-// 10,000 and 1,000,000 boxes (BenchmarkWorldQuery).
+// rectangles (cellBounds) miss [lo, hi] on a coordinate. It repeats
+// tileHeads' lookup of the tile: shared as a function, which the compiler
+// does not inline, it made Query and Any 5% to 20% slower on the uniform
+// and RTS maps at 10,000 and 1,000,000 boxes (BenchmarkWorldQuery).
 func (g *grid) tileHeadsNear(heads *[64]int32, t cellKey, cells uint64, lo, hi obb.Vec2) int {
-	var ti int32
-	bits := cells
-	if p, ok := g.windows[int(t.level)-minLevel].slot(t); ok {
-		// The window's tile, whose cells that do not exist fail the
-		// rectangles' test below (tiles_dense.go).
-		if ti = g.windows[int(t.level)-minLevel].at[p] - 1; ti < 0 {
-			return 0
-		}
-	} else {
-		i := g.findEntry(t)
-		if i < 0 {
-			return 0
-		}
-		if bits &= g.table[i].occ; bits == 0 {
-			return 0
-		}
-		ti = g.table[i].tile - 1
+	occ, ti := g.entry(t)
+	bits := occ & cells
+	if bits == 0 {
+		return 0
 	}
-	tl, rs := &g.tiles[ti], &g.rects[ti]
+	tl, rs := &g.tiles[ti-1], &g.rects[ti-1]
 	m := 0
 	for ; bits != 0; bits &= bits - 1 {
 		s := mathbits.TrailingZeros64(bits)

@@ -1,36 +1,56 @@
 package world
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
 
-// The Static grid's window index: for each level, an array of the tiles of
-// a window of tile coordinates, built when the grid is laid out, which a
+	"github.com/obb2d/obb2d/internal/batch"
+)
+
+// The window index: for each level of a grid, an array of the tiles of a
+// window of tile coordinates, built when the grid is laid out, which a
 // question reads in place of the tiles' hash table.
 //
-// In a large map the table is larger than the cache: at 4,000,000 boxes
+// In a large world the table is larger than the cache: at 4,000,000 boxes
 // of the uniform scene it holds 32,768 entries of 32 bytes for 9,801
 // tiles, a megabyte, this machine's whole L2 cache, and the first load of
-// a query's chain (table entry, tile, blocks) missed it. The window over
-// the same tiles is 99 × 99 entries of 4 bytes, 39 kilobytes, which the
-// cache keeps; and a tile found there needs no mask of its cells from the
-// table, as a cell that does not exist has a rectangle no question meets
-// (noRects). Query and Any on the uniform map took 9% and 7% less time at
-// 1,000,000 boxes and 24% and 25% less at 4,000,000, the RTS and mixed
-// maps' within the noise (BenchmarkWorldQuery, three rounds interleaved
-// with the table alone).
+// a question's chain (table entry, tile, blocks) missed it. The window
+// over the same tiles is 99 × 99 entries of 16 bytes, 157 kilobytes, and
+// neighbouring tiles share its cache lines. Query and Any on the uniform
+// and RTS maps at 1,000,000 and 4,000,000 boxes took 7.5% less time on the
+// geometric mean (uniform Any at 4,000,000: 139 → 123 ns; RTS Query: 222
+// → 187), and the uniform scene's step with 1% of the boxes moved 20% less
+// a moved box at 1,000,000 (BenchmarkWorldQuery, BenchmarkWorldStep; a
+// few rounds interleaved with the table alone, the rows at 4,000,000 of
+// the step within the noise). An entry of a tile index alone, 4 bytes,
+// with the cells that do not exist dropped by their rectangles instead of
+// the mask, made the RTS map's queries at 4,000,000 boxes 10% slower: they
+// then read the heads and rectangles of the many cells missing from its
+// tiles.
 //
 // A level gets a window when its tiles fill at least a quarter of the
-// rectangle of tile coordinates they span (windowFill): a map, and most
-// levels of the RTS map. Sparse levels and far-flung coordinates keep the
-// table alone, so the window never costs more than 16 bytes a tile. Tiles
-// made or dropped between layouts inside a window are entered in it
-// (noteTile); outside it, the table finds them.
+// rectangle of tile coordinates they span (windowFill): a map, a crowd of
+// bodies, and most levels of the RTS scene. Sparse levels and far-flung
+// coordinates keep the table alone, so a window never takes more than 64
+// bytes a tile, as the table takes at least. Tiles made, changed or dropped
+// between layouts inside a window are entered in it (noteTile); outside
+// it, the table finds them.
 
 // tileWindow is one level's window: the tiles with coordinates (x, y) in
-// [x0, x0+w) × [y0, y0+h), tile index + 1 at at[(y-y0)·w + (x-x0)], 0 for
-// none. A level without a window has w = 0.
+// [x0, x0+w) × [y0, y0+h), their entries at at[(y-y0)·w + (x-x0)]. A level
+// without a window has w = 0.
 type tileWindow struct {
 	x0, y0, w, h int32
-	at           []int32
+	at           []windowEntry
+}
+
+// windowEntry is a tile's entry in its window: the mask of its cells that
+// exist and its index + 1, as in its table entry (tileEntry), or zeros for
+// no tile.
+type windowEntry struct {
+	occ  uint64
+	tile int32
+	_    int32
 }
 
 // windowFill is how many times as many entries as tiles a window may
@@ -47,9 +67,55 @@ func (d *tileWindow) slot(t cellKey) (int, bool) {
 	return int(y)*int(d.w) + int(x), true
 }
 
-// indexTiles makes each level's window from the tiles, for the Static grid.
+// entry returns the mask of the existing cells and the index + 1 of the
+// tile with key t, from its window when the window holds t and from the
+// table otherwise; zeros when there is no such tile.
+func (g *grid) entry(t cellKey) (occ uint64, tile int32) {
+	if len(g.windows) > 0 {
+		d := &g.windows[int(t.level)-minLevel]
+		if p, ok := d.slot(t); ok {
+			return d.at[p].occ, d.at[p].tile
+		}
+	}
+	if i := g.findEntry(t); i >= 0 {
+		return g.table[i].occ, g.table[i].tile
+	}
+	return 0, 0
+}
+
+// prefetchEntry asks for the entry of the tile with key t that entry
+// reads: its window's, or its table slot's when it lies in no window.
+func (g *grid) prefetchEntry(t cellKey) {
+	if len(g.windows) > 0 {
+		d := &g.windows[int(t.level)-minLevel]
+		if p, ok := d.slot(t); ok {
+			batch.Prefetch(unsafe.Pointer(&d.at[p]), unsafe.Sizeof(windowEntry{}))
+			return
+		}
+	}
+	batch.Prefetch(unsafe.Pointer(&g.table[hash(t)&uint64(len(g.table)-1)]), unsafe.Sizeof(tileEntry{}))
+}
+
+// noteTile enters the table entry of the tile with key t, its mask of
+// cells occ and its index + 1 (zeros when the tile is dropped), in its
+// level's window when it lies in one.
+func (g *grid) noteTile(t cellKey, occ uint64, tile int32) {
+	if len(g.windows) == 0 {
+		return
+	}
+	d := &g.windows[int(t.level)-minLevel]
+	if p, ok := d.slot(t); ok {
+		d.at[p] = windowEntry{occ: occ, tile: tile}
+	}
+}
+
+// indexTiles makes each level's window from the table, after relinkAll
+// (whose links enter the tiles in the windows of the last layout, which
+// this then makes anew).
 func (g *grid) indexTiles() {
-	g.makeWindows()
+	if g.windows == nil {
+		g.windows = make([]tileWindow, levelSpan)
+	}
 	type span struct {
 		x0, y0, x1, y1 int32
 		n              int64
@@ -78,34 +144,9 @@ func (g *grid) indexTiles() {
 		d.at = slices.Grow(d.at[:0], int(w*h))[:w*h]
 		clear(d.at)
 	}
-	for i := range g.tiles {
-		g.noteTile(g.tiles[i].key, int32(i)+1)
+	for _, e := range g.table {
+		if e.tile != 0 {
+			g.noteTile(e.key, e.occ, e.tile)
+		}
 	}
 }
-
-// makeWindows gives the Static grid its levels' windows, none of them
-// holding a tile yet, before its first tile: the questions that read the
-// windows (tileHeadsNear) then find them there.
-func (g *grid) makeWindows() {
-	if g.windows == nil {
-		g.windows = make([]tileWindow, levelSpan)
-	}
-}
-
-// noteTile enters tile index + 1 (0 for none) for the tile with key t in
-// its level's window, when it lies in one, in the Static grid.
-func (g *grid) noteTile(t cellKey, v int32) {
-	d := &g.windows[int(t.level)-minLevel]
-	if p, ok := d.slot(t); ok {
-		d.at[p] = v
-	}
-}
-
-// noRects is the rectangles of a new tile's cells: noBounds, which no
-// question meets, for the cells that do not exist.
-var noRects = func() (r tileRects) {
-	for i := range r {
-		r[i] = noBounds
-	}
-	return r
-}()

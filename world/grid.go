@@ -477,6 +477,7 @@ func (g *grid) clear() {
 	g.churn, g.boxes = 0, 0
 	g.tiles, g.rects = g.tiles[:0], g.rects[:0]
 	clear(g.table)
+	g.dropWindows()
 	g.count = [levelSpan]int32{}
 	g.reach = [levelSpan]float64{}
 }

@@ -109,6 +109,13 @@ func (g *grid) noteTile(t cellKey, occ uint64, tile int32) {
 	}
 }
 
+// dropWindows takes every level's window away, as the grid is cleared.
+func (g *grid) dropWindows() {
+	for l := range g.windows {
+		g.windows[l].w, g.windows[l].h = 0, 0
+	}
+}
+
 // indexTiles makes each level's window from the table, after relinkAll
 // (whose links enter the tiles in the windows of the last layout, which
 // this then makes anew).

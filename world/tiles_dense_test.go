@@ -18,7 +18,8 @@ import (
 // changes between layouts that empty whole tiles inside the window (their
 // tiles dropped, the last tile taking an emptied one's index), fill them
 // again (tiles made inside the window), add boxes beyond the map (tiles
-// outside it) and move boxes across it. Every kernel.
+// outside it) and move boxes across it, and after Clear and a load. Every
+// kernel.
 func TestTileWindows(t *testing.T) {
 	for _, kind := range []Kind{Static, Dynamic} {
 		testkit.ForEachImpl(t, func(t *testing.T) {
@@ -100,6 +101,17 @@ func testTileWindows(t *testing.T, kind Kind) {
 		}
 		ask(fmt.Sprint("round ", round, ", changed"))
 	}
+	// Cleared, the grid has no tiles, and its windows must name none; a
+	// smaller scene loaded after has tiles of other indices.
+	w.Clear()
+	clear(live)
+	checkWindows(t, g, "cleared")
+	scene.Uniform(r, 5000, &b)
+	hs = w.InsertBoxes(hs[:0], &b, kind, DefaultFilter)
+	for i, h := range hs {
+		live[h] = b.At(i)
+	}
+	ask("cleared and loaded")
 }
 
 // checkWindows fails t unless every entry of g's windows holds what the

@@ -109,11 +109,8 @@ func (g *grid) findEntry(k cellKey) int {
 
 // locate returns the tile and the entry of the cell with key k, or -1 for
 // the tile when there is no such cell.
-func (g *grid) locate(k cellKey) (int32, uint) { return g.locateIn(g.findEntry(tileKey(k)), k) }
-
-// locateIn is locate with the table slot i of the cell's tile at hand,
-// findEntry's answer for it: -1 when there is no such tile.
-func (g *grid) locateIn(i int, k cellKey) (int32, uint) {
+func (g *grid) locate(k cellKey) (int32, uint) {
+	i := g.findEntry(tileKey(k))
 	s := tileSlot(k)
 	if i < 0 || g.table[i].occ&(1<<s) == 0 {
 		return -1, s
@@ -169,16 +166,6 @@ func (g *grid) existing(k cellKey) *tile {
 // setHead records that the cell with key k starts at block b.
 func (g *grid) setHead(k cellKey, b int32) {
 	g.existing(k).head[tileSlot(k)] = b
-}
-
-// headIn returns the first block of the cell with key k, whose tile is at
-// table slot i (-1 for none, as findEntry answers), or -1 when there is no
-// such cell.
-func (g *grid) headIn(i int, k cellKey) int32 {
-	if t, s := g.locateIn(i, k); t >= 0 {
-		return g.tiles[t].head[s]
-	}
-	return -1
 }
 
 // relink records that the cell with key k is now cell c.

@@ -152,7 +152,7 @@ type grid struct {
 	reach      [levelSpan]float64 // by level: at least the reach of each of its boxes (levelReach)
 	levels     []int16            // the levels with boxes, ascending
 	static     bool               // the Static grid: its cells have rectangles (cellBounds)
-	windows    []tileWindow       // by level: its window index of tiles (tiles_dense.go)
+	windows    []tileWindow       // by level: its window index of tiles (tiles_window.go)
 }
 
 // sizeClass returns the smallest k with 2ᵏ ≥ r, within the levels' range,

@@ -271,11 +271,12 @@ func cellsAlong(x1, x0 int32, s, pad, dx, dy float64) float64 {
 // lastTile is the tile that the cell before along a segment was in, and
 // its entry (grid.entry: the mask of its cells and its index + 1, zeros
 // for none): the next cell is mostly in the same tile, and a segment
-// across empty land then costs a lookup per tile, not per cell. RayCast of 3,000-unit segments on
-// the RTS scene, whose bases lie apart, takes 5% to 17% less at 10,000 to
-// 1,000,000 boxes, of 30-unit ones 4% to 7% less, and on the uniform scene
-// within 3% either way (BenchmarkWorldQuery's footprints, two runs, timed
-// in one binary against g.head on every cell).
+// across empty land then costs a lookup per tile, not per cell. RayCast
+// of 3,000-unit segments on the RTS scene, whose bases lie apart, takes 5%
+// to 17% less at 10,000 to 1,000,000 boxes, of 30-unit ones 4% to 7% less,
+// and on the uniform scene within 3% either way (BenchmarkWorldQuery's
+// footprints, two runs, timed in one binary against g.head on every
+// cell).
 type lastTile struct {
 	key   cellKey
 	occ   uint64

@@ -9,7 +9,7 @@ import (
 
 // In a large world an incremental step's query of a dirty box is a chain
 // of loads that each miss the cache: the box's slot, its tile's entry (in
-// a window of tiles or the hash table: tiles_dense.go), the tile's heads
+// a window of tiles or the hash table: tiles_window.go), the tile's heads
 // of cells, the cells' blocks. One query
 // at a time, their latencies add up. The step asks for each link of the
 // chain some queries ahead, one link a stage: the slot of the box queried

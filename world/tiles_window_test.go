@@ -12,7 +12,7 @@ import (
 	"github.com/obb2d/obb2d/soa"
 )
 
-// TestTileWindows checks each grid's windows (tiles_dense.go) entry by
+// TestTileWindows checks each grid's windows (tiles_window.go) entry by
 // entry against the tiles' hash table, and Query and Any against brute
 // force: after a bulk load of Static or Dynamic boxes, and after rounds of
 // changes between layouts that empty whole tiles inside the window (their

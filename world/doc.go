@@ -29,7 +29,8 @@
 //
 // The boxes live in a loose hierarchical grid whose cells are found through
 // a hash table of 8×8-cell tiles, so that coordinates are unbounded, one grid
-// per Kind; a cell keeps its boxes in blocks of 16, two groups of 8 as
+// per Kind, and where a level's tiles lie close together through an array
+// over their coordinates, which the caches keep; a cell keeps its boxes in blocks of 16, two groups of 8 as
 // float32 columns, that the batch kernels test 8 or 16 at a time, a block
 // per call. A question visits the few cells its bounds reach on each level
 // of box sizes, so its cost does not grow with the number of boxes in the

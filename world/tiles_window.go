@@ -57,25 +57,26 @@ type windowEntry struct {
 // have.
 const windowFill = 4
 
-// slot returns the entry of the window that holds the tile with key t,
-// or false when t lies outside the window.
-func (d *tileWindow) slot(t cellKey) (int, bool) {
+// inWindow returns the entry of the tile with key t in its level's
+// window, or nil when t lies in no window.
+func (g *grid) inWindow(t cellKey) *windowEntry {
+	if len(g.windows) == 0 {
+		return nil
+	}
+	d := &g.windows[int(t.level)-minLevel]
 	x, y := int64(t.x)-int64(d.x0), int64(t.y)-int64(d.y0)
 	if uint64(x) >= uint64(d.w) || uint64(y) >= uint64(d.h) {
-		return 0, false
+		return nil
 	}
-	return int(y)*int(d.w) + int(x), true
+	return &d.at[int(y)*int(d.w)+int(x)]
 }
 
 // entry returns the mask of the existing cells and the index + 1 of the
 // tile with key t, from its window when the window holds t and from the
 // table otherwise; zeros when there is no such tile.
 func (g *grid) entry(t cellKey) (occ uint64, tile int32) {
-	if len(g.windows) > 0 {
-		d := &g.windows[int(t.level)-minLevel]
-		if p, ok := d.slot(t); ok {
-			return d.at[p].occ, d.at[p].tile
-		}
+	if e := g.inWindow(t); e != nil {
+		return e.occ, e.tile
 	}
 	if i := g.findEntry(t); i >= 0 {
 		return g.table[i].occ, g.table[i].tile
@@ -86,12 +87,9 @@ func (g *grid) entry(t cellKey) (occ uint64, tile int32) {
 // prefetchEntry asks for the entry of the tile with key t that entry
 // reads: its window's, or its table slot's when it lies in no window.
 func (g *grid) prefetchEntry(t cellKey) {
-	if len(g.windows) > 0 {
-		d := &g.windows[int(t.level)-minLevel]
-		if p, ok := d.slot(t); ok {
-			batch.Prefetch(unsafe.Pointer(&d.at[p]), unsafe.Sizeof(windowEntry{}))
-			return
-		}
+	if e := g.inWindow(t); e != nil {
+		batch.Prefetch(unsafe.Pointer(e), unsafe.Sizeof(windowEntry{}))
+		return
 	}
 	batch.Prefetch(unsafe.Pointer(&g.table[hash(t)&uint64(len(g.table)-1)]), unsafe.Sizeof(tileEntry{}))
 }
@@ -100,12 +98,8 @@ func (g *grid) prefetchEntry(t cellKey) {
 // cells occ and its index + 1 (zeros when the tile is dropped), in its
 // level's window when it lies in one.
 func (g *grid) noteTile(t cellKey, occ uint64, tile int32) {
-	if len(g.windows) == 0 {
-		return
-	}
-	d := &g.windows[int(t.level)-minLevel]
-	if p, ok := d.slot(t); ok {
-		d.at[p] = windowEntry{occ: occ, tile: tile}
+	if e := g.inWindow(t); e != nil {
+		*e = windowEntry{occ: occ, tile: tile}
 	}
 }
 

@@ -40,7 +40,8 @@ func BenchmarkBuild(b *testing.B) {
 // and by radix wherever it may (where the pairs are fewer than the indices
 // per pass; elsewhere merge=radix counts too).
 func BenchmarkMerge(b *testing.B) {
-	defer func(saved int) { radixMinIndices = saved }(radixMinIndices)
+	auto := radixMinIndices
+	defer func() { radixMinIndices = auto }()
 	for _, sc := range []struct {
 		name  string
 		make  func(*rand.Rand, int, *soa.Boxes)
@@ -54,7 +55,7 @@ func BenchmarkMerge(b *testing.B) {
 			for _, by := range []struct {
 				name string
 				min  int
-			}{{"auto", radixMinIndices}, {"counting", math.MaxInt}, {"radix", 0}} {
+			}{{"auto", auto}, {"counting", math.MaxInt}, {"radix", 0}} {
 				b.Run(fmt.Sprintf("scene=%s/merge=%s/n=%d", sc.name, by.name, n), func(b *testing.B) {
 					radixMinIndices = by.min
 					b.ReportAllocs()

@@ -230,15 +230,19 @@ func prefixSums(c []int) {
 // that stay in the cache. mergeRange takes it for a range with at least
 // radixMinIndices indices of I and J and fewer pairs than indices per pass.
 // On the uniform scene (0.17 pairs a box), the merge alone
-// (BenchmarkMerge), ns a box, counting against radix: 1.4 against 2.4 at
-// 100,000 boxes, 2.6 against 2.4 at 1,000,000 (16 MB of counts), 6.6
-// against 2.6 at 2,000,000 and 7.8 against 3.5 at 4,000,000.
+// (BenchmarkMerge), ns a box, counting against radix: 2.2 against 3.1 at
+// 100,000 boxes, 3.5 against 2.9 at 1,000,000 (16 MB of counts) and 6.9
+// against 3.1 at 2,000,000. Within a whole pass, which leaves none of the
+// counts in the caches, radix and counting were even at 200,000 and
+// 400,000 boxes and radix 4% faster at 1,000,000 (All, one worker: 74.0
+// against 70.5 ns a box). So a set of 2^19 boxes or more (2^20 indices)
+// takes it.
 const (
 	radixBits      = 11
 	maxRadixPasses = (62 + radixBits - 1) / radixBits // indices below 2³¹
 )
 
-var radixMinIndices = 1 << 21 // BenchmarkMerge changes it
+var radixMinIndices = 1 << 20 // BenchmarkMerge changes it
 
 // radixPasses returns how many passes radixRange makes over a range of ni
 // values of I with nJ values of J.

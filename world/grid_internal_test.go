@@ -224,3 +224,68 @@ func TestShareRoomCoversEveryBuffer(t *testing.T) {
 		t.Fatalf("found %d slices in columns: %v", len(names), names)
 	}
 }
+
+// TestBlocksCommon checks that each block's common is the AND of its used
+// lanes' categories, all ones for an empty one, through inserts, loads,
+// moves within and across cells, removals, SetFilter and steps.
+func TestBlocksCommon(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 7))
+	box := func() obb.Box {
+		return obb.New(obb.Vec2{X: float32(r.Float64() * 20), Y: float32(r.Float64() * 20)}, float32(0.5+r.Float64()), float32(0.5+r.Float64()), r.Float64()*6)
+	}
+	// Mostly one category, so a block's AND is often not zero and a lane
+	// leaving it changes it.
+	filter := func() Filter {
+		c := uint32(1)
+		if i := r.IntN(40); i < 3 {
+			c = []uint32{0, 2, 3}[i]
+		}
+		return Filter{Category: c, Mask: ^uint32(0)}
+	}
+	w := New()
+	var live []Handle
+	check := func(what string) {
+		t.Helper()
+		for k := range w.grids {
+			for i := range w.grids[k].blocks {
+				b := &w.grids[k].blocks[i]
+				want := ^uint32(0)
+				for _, f := range b.f[:b.n] {
+					want &= f.Category
+				}
+				if b.common != want {
+					t.Fatalf("%s: grid %d block %d (%d lanes): common %#x, want %#x", what, k, i, b.n, b.common, want)
+				}
+			}
+		}
+	}
+	var load soa.Boxes
+	for range 200 {
+		load.Append(box())
+	}
+	live = w.InsertBoxes(live, &load, Dynamic, filter())
+	check("load")
+	for step := range 4000 {
+		switch op := r.IntN(6); {
+		case op == 0 || len(live) < 50:
+			live = append(live, w.Insert(box(), Kind(r.IntN(2)), filter()))
+		case op == 1:
+			i := r.IntN(len(live))
+			w.Remove(live[i])
+			live[i] = live[len(live)-1]
+			live = live[:len(live)-1]
+		case op == 2:
+			w.SetFilter(live[r.IntN(len(live))], filter())
+		case op == 3:
+			h := live[r.IntN(len(live))]
+			b := w.Box(h)
+			b.Center = b.Center.Add(obb.Vec2{X: 0.01, Y: -0.01})
+			w.Move(h, b)
+		case op == 4:
+			w.Move(live[r.IntN(len(live))], box())
+		default:
+			w.Pairs(nil)
+		}
+		check(fmt.Sprint("step ", step))
+	}
+}

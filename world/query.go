@@ -119,9 +119,10 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 	q.CX, q.CY, q.UX, q.UY, q.HX, q.HY = b.Center.X, b.Center.Y, b.Axis.X, b.Axis.Y, b.Half.X, b.Half.Y
 	found := false
 	visit := func(blk *block) bool {
+		all := blk.common&mask != 0 // every lane passes the mask (block)
 		for bits := overlapsBlock(&q, blk); bits != 0; bits &= bits - 1 {
 			lane := mathbits.TrailingZeros64(bits)
-			if blk.f[lane].Category&mask != 0 {
+			if all || blk.f[lane].Category&mask != 0 {
 				found = true
 				if first {
 					return true

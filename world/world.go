@@ -223,7 +223,9 @@ func (w *World) SetFilter(h Handle, f Filter) {
 	s := w.slot(h, "SetFilter")
 	s.filter = f
 	if s.where == inGrid {
-		w.grids[s.kind].blocks[s.block].f[s.lane] = f
+		blk := &w.grids[s.kind].blocks[s.block]
+		blk.f[s.lane] = f
+		blk.recommon()
 	}
 	w.markDirty(int32(h >> 8))
 }

@@ -430,8 +430,10 @@ func (g *grid) remove(blk, lane int32) (moved Handle, ok bool) {
 		moved, ok = b.h[lane], true
 	}
 	hb.n = last
-	g.blocks[blk].recommon()
 	hb.recommon()
+	if blk != head {
+		g.blocks[blk].recommon() // its lane took another category
+	}
 	g.cells[c].boxes--
 	g.boxes--
 	if last == 0 {

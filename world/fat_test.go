@@ -197,6 +197,7 @@ func TestFatSteps(t *testing.T) {
 // the check for escaped boxes and the test of the candidates are split
 // between them, and compares Pairs with pairs.Finder.All's answers.
 func TestFatStepsOnWorkers(t *testing.T) {
+	splitMoves(t)
 	const n = 10000
 	var boxes soa.Boxes
 	scene.RTS(rand.New(rand.NewPCG(9, 9)), n, &boxes)

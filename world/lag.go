@@ -132,10 +132,10 @@ func (w *World) catchUpNow() {
 		if l.all {
 			l.list = w.dirty.list
 		}
-		w.checkAll(w.workers(len(l.list), moveChunk))
+		w.checkAll(w.moveWorkers(len(l.list)))
 	}
 	if l.all {
-		w.settleAll(w.workers(w.n, moveChunk))
+		w.settleAll(w.moveWorkers(w.n))
 	} else {
 		// A slot noted may have been removed or moved to another cell
 		// since: its lane, if it has one, is found afresh.

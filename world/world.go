@@ -84,7 +84,9 @@ type World struct {
 	// Workers is how many goroutines Pairs and MoveBoxes use, and the
 	// first question after Moves in a world larger than the L2 cache
 	// (lag.go); 0 or 1 means the calling goroutine only, a negative value
-	// runtime.GOMAXPROCS(0).
+	// runtime.GOMAXPROCS(0). A pass uses fewer when it has too little
+	// work for them: MoveBoxes, for one, gives a worker at least 32,768
+	// boxes in a world the caches hold (moveChunk).
 	// The result does not depend on it.
 	Workers int
 

@@ -104,11 +104,30 @@ func TestClearForgetsEvents(t *testing.T) {
 	}
 }
 
+// splitMoves gives a worker of MoveBoxes and of the catch-up of Moves
+// 4,096 boxes for the rest of test t, so that its world of 10,000 to
+// 40,000 boxes runs those passes on several workers, as a larger world
+// does by default.
+func splitMoves(t *testing.T) {
+	old := world.MoveChunk(4096)
+	t.Cleanup(func() { world.MoveChunk(old) })
+}
+
+// mustSplit fails test t unless w's MoveBoxes of m boxes runs on two
+// workers or more, as the test means it to.
+func mustSplit(t *testing.T, w *world.World, m int) {
+	t.Helper()
+	if n := world.MoveWorkers(w, m); n < 2 {
+		t.Fatalf("MoveBoxes of %d boxes runs on %d worker: the test would not test its workers", m, n)
+	}
+}
+
 // TestMoveBoxesChecksOnWorkers gives MoveBoxes enough boxes for two workers
 // to check the handles, with a stale one and then a never-issued one in the
 // second worker's range: it must panic on the calling goroutine with
 // slot's message before it moves anything, and the World must still work.
 func TestMoveBoxesChecksOnWorkers(t *testing.T) {
+	splitMoves(t)
 	var boxes soa.Boxes
 	scene.Uniform(rand.New(rand.NewPCG(4, 4)), 20000, &boxes)
 	w := world.New()
@@ -119,6 +138,7 @@ func TestMoveBoxesChecksOnWorkers(t *testing.T) {
 	for i := range boxes.Len() {
 		moved.Append(boxes.At(i).Translated(obb.Vec2{X: 0.5}))
 	}
+	mustSplit(t, w, len(hs))
 	testkit.MustPanic(t, fmt.Sprintf("world: MoveBoxes with stale handle %#x", uint32(hs[19000])), func() { w.MoveBoxes(hs, &moved) })
 	bad := slices.Clone(hs)
 	bad[19000] = 0x7fffff01
@@ -145,6 +165,7 @@ func TestMoveBoxesChecksOnWorkers(t *testing.T) {
 // in each one's half, and checks the boxes and the next Pairs against the
 // Moves that it stands for, on one worker.
 func TestMoveBoxesRepeatsOnWorkers(t *testing.T) {
+	splitMoves(t)
 	var boxes soa.Boxes
 	scene.Uniform(rand.New(rand.NewPCG(4, 5)), 40000, &boxes)
 	w, ref, hs := twoWorlds(&boxes)
@@ -181,6 +202,7 @@ func twoWorlds(boxes *soa.Boxes) (w, ref *world.World, hs []world.Handle) {
 // same in both.
 func checkMoveBoxes(t *testing.T, what string, w, ref *world.World, hs, list []world.Handle, moved *soa.Boxes) {
 	t.Helper()
+	mustSplit(t, w, len(list))
 	w.MoveBoxes(list, moved)
 	for i, h := range list {
 		ref.Move(h, moved.At(i))
@@ -202,6 +224,7 @@ func checkMoveBoxes(t *testing.T, what string, w, ref *world.World, hs, list []w
 // repeated, next to itself or far from it, whose first pose leaves its
 // cell and whose second does not.
 func TestMoveBoxesOrders(t *testing.T) {
+	splitMoves(t)
 	var boxes soa.Boxes
 	scene.Uniform(rand.New(rand.NewPCG(4, 6)), 20000, &boxes)
 	n := boxes.Len()
@@ -255,6 +278,7 @@ func TestMoveBoxesOrders(t *testing.T) {
 // the handles and pairs are the same every time and equal the stateless
 // pass of package pairs.
 func TestDeterminism(t *testing.T) {
+	splitMoves(t)
 	n := 12000
 	if testing.Short() {
 		n = 5000
@@ -328,6 +352,7 @@ func TestDeterminism(t *testing.T) {
 // differences of consecutive Pairs: with hundreds of thousands of pairs,
 // the three workers share the comparison of the pairs and their copy.
 func TestEventsOnWorkers(t *testing.T) {
+	splitMoves(t)
 	n := 20000
 	if testing.Short() {
 		n = 8000
@@ -386,6 +411,7 @@ func comparePairs(a, b world.Pair) int {
 // TestSteadyStateAllocatesNothing runs steps and questions on a world that
 // has seen them before and counts heap allocations.
 func TestSteadyStateAllocatesNothing(t *testing.T) {
+	splitMoves(t)
 	// With -short, as under qemu, a quarter of the boxes: the test's RTS
 	// and mixed cases took over a minute each there (ppc64le).
 	n := 20000
@@ -651,6 +677,7 @@ func TestMovesWriteLater(t *testing.T) {
 // the boxes moves (the list of moved slots), then all of them (the dirty
 // list); Pairs and a Query at each moved box must then be brute force's.
 func TestMovesLeaveCellsOnWorkers(t *testing.T) {
+	splitMoves(t)
 	const n = 10000
 	var boxes soa.Boxes
 	scene.Uniform(rand.New(rand.NewPCG(8, 8)), n, &boxes)

@@ -115,27 +115,28 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 // moveChunk is the fewest boxes MoveBoxes and the catch-up of Moves
 // (lag.go) give a worker in a large world (regions.go), where each box's
 // move misses the cache: a goroutine takes microseconds to start, the time
-// of some hundred boxes' cells. In a smaller world they give a worker at
-// least smallMoveChunk boxes. A goroutine can begin half a millisecond
-// after its go statement on a virtual machine whose idle cores sleep
-// (BenchmarkGoStart in internal/crew), the time of some 20,000 boxes'
-// moves, and a helper that begins that late joins whichever pass is
-// running, often the one over the blocks (settle). In a world the caches
-// hold, that pass's blocks and slots sit in the caller's cache, so every
-// line the helper reads or writes crosses between the cores, and the
-// caller waits for its chunk: with 4,096 boxes a worker,
-// BenchmarkWorldStep's all-moved MoveBoxes step on the uniform scene took
-// longer with two workers than with one at 10,000 and 20,000 boxes. Pairs'
-// test of the candidates, most of a step where boxes have many pairs (the
-// RTS and mixed scenes), keeps its own limit (candChunk). The tests lower
-// smallMoveChunk (export_test.go), so that their worlds run these passes
-// on several workers.
+// of some hundred boxes' cells.
 const moveChunk = 4096
 
+// smallMoveChunk is moveChunk in a world that is not large. A goroutine
+// can begin half a millisecond after its go statement on a virtual
+// machine whose idle cores sleep (BenchmarkGoStart in internal/crew), the
+// time of some 20,000 boxes' moves, and a helper that begins that late
+// joins whichever pass is running, often the one over the blocks
+// (settle). In a world the caches hold, that pass's blocks and slots sit
+// in the caller's cache, so every line the helper reads or writes crosses
+// between the cores, and the caller waits for its chunk: with 4,096 boxes
+// a worker, BenchmarkWorldStep's all-moved MoveBoxes step on the uniform
+// scene took longer with two workers than with one at 10,000 and 20,000
+// boxes; with 32,768 it takes as long. Pairs' test of the candidates,
+// most of a step where boxes have many pairs (the RTS and mixed scenes),
+// keeps its own limit (candChunk). The tests lower smallMoveChunk
+// (export_test.go), so that their worlds run these passes on several
+// workers.
 var smallMoveChunk = 1 << 15
 
 // moveWorkers returns how many workers MoveBoxes and the catch-up use for
-// m boxes: see moveChunk.
+// m boxes: see moveChunk and smallMoveChunk.
 func (w *World) moveWorkers(m int) int {
 	if w.large() {
 		return w.workers(m, moveChunk)

@@ -677,7 +677,6 @@ func TestMovesWriteLater(t *testing.T) {
 // the boxes moves (the list of moved slots), then all of them (the dirty
 // list); Pairs and a Query at each moved box must then be brute force's.
 func TestMovesLeaveCellsOnWorkers(t *testing.T) {
-	splitMoves(t)
 	const n = 10000
 	var boxes soa.Boxes
 	scene.Uniform(rand.New(rand.NewPCG(8, 8)), n, &boxes)

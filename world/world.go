@@ -86,7 +86,7 @@ type World struct {
 	// (lag.go); 0 or 1 means the calling goroutine only, a negative value
 	// runtime.GOMAXPROCS(0). A pass uses fewer when it has too little
 	// work for them: MoveBoxes, for one, gives a worker at least 32,768
-	// boxes in a world the caches hold (smallMoveChunk).
+	// boxes in a world of 16 MiB of blocks or less (smallMoveChunk).
 	// The result does not depend on it.
 	Workers int
 

@@ -205,6 +205,7 @@ func TestFatStepsOnWorkers(t *testing.T) {
 	w := world.New()
 	w.Workers = 2
 	hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+	mustSplit(t, w, n)
 	now := boxes
 	now.CX, now.CY = slices.Clone(boxes.CX), slices.Clone(boxes.CY)
 	dx, dy := make([]float32, n), make([]float32, n)

@@ -301,6 +301,9 @@ func TestDeterminism(t *testing.T) {
 			w := world.New()
 			w.Workers = workers
 			hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+			if workers > 1 {
+				mustSplit(t, w, len(hs))
+			}
 			r := rand.New(rand.NewPCG(2, 2))
 			var steps [][]world.Pair
 			moved := boxes
@@ -363,6 +366,7 @@ func TestEventsOnWorkers(t *testing.T) {
 	three.Workers = 3
 	hs := one.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
 	three.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+	mustSplit(t, three, len(hs))
 	r := rand.New(rand.NewPCG(6, 7))
 	var last []world.Pair
 	for step := range 6 {
@@ -450,6 +454,9 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			w := world.New()
 			w.Workers = workers
 			hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+			if workers > 1 {
+				mustSplit(t, w, len(hs))
+			}
 			r := rand.New(rand.NewPCG(4, 4))
 			poses := [2][]obb.Box{make([]obb.Box, len(hs)), make([]obb.Box, len(hs))}
 			var columns [2]soa.Boxes

@@ -42,3 +42,8 @@ func Writes(mode string) {
 // FatStats returns how many steps of w were served from the candidates of
 // fat bounds (fat.go), and how many boxes escaped in them.
 func FatStats(w *World) (steps, escapes int) { return w.fat.used, w.fat.escapes }
+
+// FatExtra returns how many steps of w tested candidates found since the
+// last merge (extra, fat_refresh.go), and how many times those were merged
+// into the others.
+func FatExtra(w *World) (steps, merges int) { return w.fat.extras, w.fat.merges }

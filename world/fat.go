@@ -2,6 +2,7 @@ package world
 
 import (
 	"math"
+	"slices"
 
 	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/internal/f32"
@@ -55,7 +56,11 @@ type fatBox struct {
 // fatState is the fat bounds and candidates, kept between steps.
 type fatState struct {
 	box      []fatBox   // by slot
-	cand     []uint64   // the candidates' keys, ascending
+	cand     []uint64   // the candidates' keys, ascending, those with a dead box stale
+	extra    []uint64   // the candidates found since cand was last merged, ascending (fat_refresh.go)
+	extraBuf []uint64   // extra's other buffer
+	exFound  []uint64   // the keys of extra the candidates' test found
+	dead     slotSet    // the boxes escaped since then, whose keys in cand are stale
 	fresh    []uint64   // the escaped boxes' new candidates
 	spare    []uint64   // cand's other buffer
 	sortBuf  []uint64   // sortKeys' other buffer for fresh
@@ -84,6 +89,8 @@ type fatState struct {
 
 	used    int // steps served from the candidates (tests)
 	escapes int // boxes that escaped in them (tests)
+	extras  int // steps whose test read extra (tests)
+	merges  int // extra's merges into cand (tests)
 }
 
 // escapeShare: a step drops the candidates when more than one Dynamic box
@@ -300,7 +307,8 @@ func (w *World) build() bool {
 func (w *World) dropFat() {
 	v := &w.fat
 	w.useFat(false)
-	v.cand = v.cand[:0]
+	v.cand, v.extra = v.cand[:0], v.extra[:0]
+	v.dead.clear()
 	v.pending.clear()
 	v.checked, v.escaped, v.quiet, v.noisy, v.need, v.skip = 0, 0, 0, 0, 0, 0
 }
@@ -401,6 +409,7 @@ func (v *fatState) size(n int) {
 	}
 	for len(v.escBits)*64 < n {
 		v.escBits, v.pending.bits = append(v.escBits, 0), append(v.pending.bits, 0)
+		v.dead.bits = append(v.dead.bits, 0)
 	}
 }
 
@@ -416,11 +425,16 @@ func (v *fatState) nextCand(n int) []uint64 {
 
 // setCand makes next, from nextCand, the candidates, and the old ones the
 // other buffer, with as much room, so that steps like the last allocate
-// nothing whichever buffer holds them.
+// nothing whichever buffer holds them. extra's buffers, and the test's of
+// its keys, get room for a share of cand's (extraShare).
 func (v *fatState) setCand(next []uint64) {
 	v.cand, v.spare = next, v.cand
 	if cap(v.spare) < cap(v.cand) {
 		v.spare = make([]uint64, 0, cap(v.cand))
+	}
+	if room := cap(v.cand) / extraShare; cap(v.extraBuf) < room {
+		v.extra = slices.Grow(v.extra, room-len(v.extra))
+		v.extraBuf, v.exFound = make([]uint64, 0, room), make([]uint64, 0, room)
 	}
 }
 

@@ -70,6 +70,8 @@ func (w *World) buildCandidates() {
 	next := v.nextCand(len(fresh))
 	copy(next, fresh)
 	v.setCand(next)
+	v.extra = v.extra[:0]
+	v.dead.clear()
 }
 
 // fatQuery appends the keys of the candidates of the escaped box of slot
@@ -106,8 +108,9 @@ func (w *World) fatQuery(dst []uint64, i int32, f *fatBox) []uint64 {
 
 // testCandidates puts in w.step.found the candidates that overlap and
 // whose filters allow them, and the pairs of the boxes outside the grids,
-// sorted. The workers take equal shares of the candidates, in order, so
-// their lists joined in worker order are sorted.
+// sorted. The workers take equal shares of cand, in order, so their lists
+// joined in worker order are sorted; the caller tests extra, a few keys
+// (fat_refresh.go), and joins its pairs with theirs (joinSparse).
 func (w *World) testCandidates() {
 	st := &w.step
 	n := w.workers(len(w.fat.cand), candChunk)
@@ -119,11 +122,26 @@ func (w *World) testCandidates() {
 	for len(w.fat.tests) < n {
 		w.fat.tests = append(w.fat.tests, pairTest{})
 	}
+	v := &w.fat
+	if v.kernel {
+		// A dead box's column gets a NaN, which overlaps nothing, so the
+		// kernel skips the stale keys at no cost a key.
+		for _, i := range v.dead.list {
+			v.boxes.CX[i] = float32(math.NaN())
+		}
+	}
 	w.fanOut(n, (*World).testShare)
+	ex := v.exFound[:0]
+	if len(v.extra) > 0 {
+		ex = w.testSlots(ex, v.extra, nil)
+		v.exFound = ex
+		v.extras++
+	}
 	found := st.found[:0]
 	for _, part := range st.wk[:n] {
-		found = append(found, part...)
+		found, ex = joinSparse(found, part, ex)
 	}
+	found = append(found, ex...)
 	if len(w.infinite) > 0 {
 		for _, h := range w.infinite {
 			found = w.pairsOf(found, h, &w.slots[h>>8])
@@ -198,7 +216,8 @@ const (
 	candAhead = 8
 )
 
-// testShare is worker k's share of testCandidates, in w.step.wk[k].
+// testShare is worker k's share of testCandidates, in w.step.wk[k]: the
+// keys of cand without a dead box (fat_refresh.go).
 func (w *World) testShare(k int) {
 	v, st := &w.fat, &w.step
 	n := v.workers
@@ -211,16 +230,30 @@ func (w *World) testShare(k int) {
 		st.wk[k] = w.testKernel(found, cand, &v.tests[k])
 		return
 	}
+	var dead []uint64
+	if len(v.dead.list) > 0 {
+		dead = v.dead.bits
+	}
+	st.wk[k] = w.testSlots(found, cand, dead)
+}
+
+// testSlots appends to found the candidates of cand that overlap and whose
+// filters allow them, but those with a box set in dead (when not nil),
+// from the boxes' slots.
+func (w *World) testSlots(found, cand, dead []uint64) []uint64 {
 	for j, key := range cand {
 		if j+candAhead < len(cand) {
 			batch.Prefetch(unsafe.Pointer(&w.slots[uint32(cand[j+candAhead])>>8]), unsafe.Sizeof(slot{}))
+		}
+		if dead != nil && touchedPair(dead, key) {
+			continue
 		}
 		a, b := &w.slots[key>>40], &w.slots[uint32(key)>>8]
 		if a.filter.allows(b.filter) && a.box.Overlaps(b.box) {
 			found = append(found, key)
 		}
 	}
-	st.wk[k] = found
+	return found
 }
 
 // testKernel appends to found the candidates cand that overlap and whose

@@ -1,17 +1,25 @@
 package world
 
-// refreshFat gives the escaped boxes new fat bounds, finds their new
-// candidates, and makes the candidates those of the boxes that did not
-// escape, merged with the new ones.
+import "slices"
+
+// refreshFat gives the escaped boxes new fat bounds and finds their new
+// candidates. While the candidates are tested by the kernel, those join
+// extra, the candidates found since the last merge, and the escaped boxes
+// become dead: their keys in cand are stale, and the candidates' test
+// skips them (testCandidates). Otherwise, and when extra outgrows the
+// room setCand gave it, a sixteenth of cand's, extra and the new
+// candidates are merged into cand.
 //
-// The last part is a pass over every candidate, however few boxes
-// escaped: on the RTS scene at 1,000,000 boxes, 15.7 million candidates
-// for about 200 escapes a step, it is one pass that filters and merges;
-// a filter and then a merge took 43 ms a step, the one pass 22
-// (BenchmarkWorldStep, world=rts, moved=100%, move=bulk, n=1000000, with
-// a temporary timer). The pass is bound by memory: split among two
-// workers, with a first pass counting each share's output, it took as
-// long.
+// The merge filters every candidate, however few boxes escaped, on the
+// calling goroutine: on the RTS scene at 100,000 boxes, sixteen
+// candidates a box, it took 31 to 40 ns a box of a step of about 280 with
+// one worker and 190 with two (BenchmarkWorldStep, world=rts,
+// moved=100%, move=bulk, with scratch timers), and split among two
+// workers it is no faster, being bound by memory. The kernel's test skips
+// the stale keys at no cost a key (a dead box's column holds a NaN),
+// where a check of each key for a dead box cost as much as the merge
+// saved; the test of boxes' slots, used with fewer than kernelShare
+// candidates a box, would pay that check, where the merge costs little.
 func (w *World) refreshFat() {
 	v := &w.fat
 	if len(v.esc) == 0 {
@@ -31,13 +39,47 @@ func (w *World) refreshFat() {
 	}
 	fresh, v.sortBuf = sortKeys(fresh, v.sortBuf, len(w.slots))
 	v.fresh = fresh
-	next := v.nextCand(len(v.cand) + len(fresh))
-	n := keepMerge(next, v.cand, fresh, v.escBits)
-	v.setCand(next[:n])
+	if v.kernel && len(v.extra)+len(fresh) <= cap(v.extraBuf) {
+		next := v.extraBuf[:len(v.extra)+len(fresh)]
+		n := keepMerge(next, v.extra, fresh, v.escBits)
+		v.extra, v.extraBuf = next[:n], v.extra[:0]
+		for _, i := range v.esc {
+			v.dead.add(i)
+		}
+	} else {
+		w.mergeExtra()
+		next := v.nextCand(len(v.cand) + len(fresh))
+		n := keepMerge(next, v.cand, fresh, v.escBits)
+		v.setCand(next[:n])
+	}
 	for _, i := range v.esc {
 		v.escBits[i>>6] = 0
 	}
 }
+
+// mergeExtra folds extra into cand: the keys of cand with no dead box,
+// merged with extra. The dead boxes get their columns back
+// (testCandidates).
+func (w *World) mergeExtra() {
+	v := &w.fat
+	if len(v.dead.list) == 0 && len(v.extra) == 0 {
+		return
+	}
+	if v.copied {
+		for _, i := range v.dead.list {
+			w.copyBox(i)
+		}
+	}
+	next := v.nextCand(len(v.cand) + len(v.extra))
+	n := keepMerge(next, v.cand, v.extra, v.dead.bits)
+	v.setCand(next[:n])
+	v.extra = v.extra[:0]
+	v.dead.clear()
+	v.merges++
+}
+
+// extraShare: extra has room for a sixteenth of cand's keys (refreshFat).
+const extraShare = 16
 
 // keepMerge writes to out the keys of cand with neither box's bit set in
 // escaped, merged with fresh, in order, and returns how many it wrote.
@@ -57,4 +99,23 @@ func keepMerge(out, cand, fresh, escaped []uint64) int {
 		n++
 	}
 	return n + copy(out[n:], fresh[j:])
+}
+
+// joinSparse appends to dst the ascending part merged with the keys of the
+// ascending ex below part's last, which it returns consumed. ex holds
+// fewer keys than part, none of them in part: each is placed by a search
+// that doubles its step from where the last was placed, so that it reads
+// the few lines between them, not a binary search's lines all over part,
+// and part is copied in runs.
+func joinSparse(dst, part, ex []uint64) ([]uint64, []uint64) {
+	for len(ex) > 0 && len(part) > 0 && ex[0] < part[len(part)-1] {
+		x, step := ex[0], 1
+		for step < len(part) && part[step] < x {
+			step <<= 1
+		}
+		i, _ := slices.BinarySearch(part[:min(step+1, len(part))], x)
+		dst = append(append(dst, part[:i]...), x)
+		part, ex = part[i:], ex[1:]
+	}
+	return append(dst, part...), ex
 }

@@ -33,7 +33,7 @@ func TestFatSteps(t *testing.T) {
 	if testing.Short() {
 		steps = 30
 	}
-	total, escapes := 0, 0
+	total, escapes, extras, merges := 0, 0, 0, 0
 	for si, set := range sceneSets {
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("scene=%s/workers=%d", set.name, workers), func(t *testing.T) {
@@ -182,13 +182,20 @@ func TestFatSteps(t *testing.T) {
 					check(t, w, m, r, queriesFor(r, pool, 1), fmt.Sprint("step ", step))
 				}
 				used, esc := world.FatStats(w)
-				t.Logf("%d of %d steps from the candidates, %d escapes", used, steps, esc)
+				ex, mg := world.FatExtra(w)
+				t.Logf("%d of %d steps from the candidates, %d escapes, %d steps with extra candidates, %d merges", used, steps, esc, ex, mg)
 				total, escapes = total+used, escapes+esc
+				extras, merges = extras+ex, merges+mg
 			})
 		}
 	}
 	if runs := 2 * len(sceneSets); total < runs*steps/5 || escapes == 0 {
 		t.Fatalf("the candidates served %d of %d steps, with %d escapes", total, runs*steps, escapes)
+	}
+	// Steps that test the candidates found since the last merge, and
+	// merges, or the test has not tested them.
+	if extras < total/2 || merges == 0 {
+		t.Fatalf("%d of %d steps from the candidates tested extra ones, with %d merges", extras, total, merges)
 	}
 }
 

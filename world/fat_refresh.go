@@ -102,11 +102,11 @@ func keepMerge(out, cand, fresh, escaped []uint64) int {
 }
 
 // joinSparse appends to dst the ascending part merged with the keys of the
-// ascending ex below part's last, which it returns consumed. ex holds
-// fewer keys than part, none of them in part: each is placed by a search
-// that doubles its step from where the last was placed, so that it reads
-// the few lines between them, not a binary search's lines all over part,
-// and part is copied in runs.
+// ascending ex below part's last, which it returns consumed. ex, a few
+// keys, none of them in part, is spread thin over it: each key is placed
+// by a search that doubles its step from where the last was placed, so
+// that it reads the lines between them, not a binary search's lines all
+// over part, and part is copied in runs.
 func joinSparse(dst, part, ex []uint64) ([]uint64, []uint64) {
 	for len(ex) > 0 && len(part) > 0 && ex[0] < part[len(part)-1] {
 		x, step := ex[0], 1

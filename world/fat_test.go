@@ -193,8 +193,9 @@ func TestFatSteps(t *testing.T) {
 		t.Fatalf("the candidates served %d of %d steps, with %d escapes", total, runs*steps, escapes)
 	}
 	// Steps that test the candidates found since the last merge, and
-	// merges, or the test has not tested them.
-	if extras < total/2 || merges == 0 {
+	// merges, or the test has not tested them: about half of the steps
+	// served from the candidates test some (93 of 176 with -short).
+	if 4*extras < total || merges == 0 {
 		t.Fatalf("%d of %d steps from the candidates tested extra ones, with %d merges", extras, total, merges)
 	}
 }

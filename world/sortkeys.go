@@ -122,13 +122,17 @@ func sortBytes(keys, scratch []uint64, or, and uint64) (sorted, spare []uint64) 
 // round, the last, of one merge, included. One sort of the joined lists
 // on the calling goroutine alone, while the other workers waited, took a
 // seventh of a step of the RTS scene's boxes, nine pairs each, on two
-// workers (BenchmarkWorldStep, world=rts, moved=100%, workers=2). From
-// bucketMin keys it sorts them in buckets instead (sortbuckets.go), unless
-// their generations differ.
+// workers (BenchmarkWorldStep, world=rts, moved=100%, workers=2). One
+// worker's list is sortKeys' alone. From bucketMin keys it sorts them in
+// buckets instead (sortbuckets.go), unless their generations differ.
 func (w *World) sortFound(n int) {
 	st := &w.step
 	st.spare = slices.Grow(st.spare[:0], len(st.found))[:len(st.found)]
 	if len(st.found) >= bucketMin && w.sortBuckets(n) {
+		return
+	}
+	if n == 1 {
+		st.found, st.spare = sortKeys(st.found, st.spare, len(w.slots))
 		return
 	}
 	w.fanOut(n, (*World).sortPart)

@@ -244,7 +244,8 @@ func (w *World) findPairs() {
 	}
 	if n == 1 {
 		st.found = w.items(st.found, &st.cols[0], 0, w.itemCount())
-		st.found, st.spare = sortKeys(st.found, st.spare, len(w.slots))
+		st.parts = append(st.parts[:0], 0, len(st.found))
+		w.sortFound(1)
 		return
 	}
 	st.next.Store(0)

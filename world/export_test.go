@@ -47,3 +47,6 @@ func FatStats(w *World) (steps, escapes int) { return w.fat.used, w.fat.escapes 
 // last merge (extra, fat_refresh.go), and how many times those were merged
 // into the others.
 func FatExtra(w *World) (steps, merges int) { return w.fat.extras, w.fat.merges }
+
+// FatBuilds returns how many times w found every candidate.
+func FatBuilds(w *World) int { return w.fat.builds }

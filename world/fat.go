@@ -86,6 +86,7 @@ type fatState struct {
 	need             int // how many build calls for, less minQuiet
 	age              int // steps the candidates served since they were built
 	skip             int // full steps to go without sampling (sampleRest, scatterSkip)
+	builds           int // builds that found the candidates (tests)
 
 	used    int // steps served from the candidates (tests)
 	escapes int // boxes that escaped in them (tests)
@@ -257,9 +258,15 @@ const maxGrow = 3
 // box whose own margin is less gets the margin that covers 99% of the
 // sample's, so that the boxes that were not sampled do not all escape in
 // the next steps and drop the candidates again. The largest would give
-// every box the margin of the fastest few.
+// every box the margin of the fastest few. It reports whether the
+// candidates are in use: not when the last step's pairs (scatteredPairs)
+// or the candidates found (scattered) are too scattered to pay.
 func (w *World) build() bool {
 	v := &w.fat
+	if w.scatteredPairs() {
+		v.quiet, v.skip = 0, scatterSkip
+		return false
+	}
 	var hist [maxGrow + 1]int // the sampled boxes by growth
 	total := 0
 	for i := range w.slots {
@@ -289,6 +296,7 @@ func (w *World) build() bool {
 		w.refit(int32(i))
 	}
 	w.buildCandidates()
+	v.builds++
 	v.quiet = 0
 	if w.scattered() {
 		v.skip = scatterSkip
@@ -335,16 +343,34 @@ func (w *World) useFat(on bool) {
 // between boxes inserted in no spatial order, took 41% longer
 // (BenchmarkWorldStep, moved=100%, workers=1, n=1000000).
 func (w *World) scattered() bool {
-	if !w.large() {
-		return false
-	}
+	return w.large() && farKeys(w.fat.cand) > scatterShare*w.n
+}
+
+// scatteredPairs reports whether the pairs of the last step alone would
+// make the candidates scattered, so that build can decline before it finds
+// them. Every pair is a candidate, its boxes' bounds meeting, so where the
+// boxes have moved little since the last step, as they have when the
+// sample calls for a build, the candidates hold at least as many far
+// pairs. A build takes as long as several full steps, and one that
+// scattered then declined made a step ten times as long as the others
+// every scatterSkip steps: on the mixed scene at 1,000,000 boxes, one
+// worker, whose pairs are scattered too, 4,953 and 5,401 ms against about
+// 500 (BenchmarkWorldStep's mixed scene, moved=100%, move=bulk, each step
+// timed). The check costs a pass over the pairs instead.
+func (w *World) scatteredPairs() bool {
+	return w.large() && farKeys(w.step.prev) > scatterShare*w.n
+}
+
+// farKeys returns how many of the keys join two slots more than nearSlots
+// apart.
+func farKeys(keys []uint64) int {
 	far := 0
-	for _, k := range w.fat.cand {
+	for _, k := range keys {
 		if k>>40-uint64(uint32(k)>>8)+nearSlots > 2*nearSlots {
 			far++
 		}
 	}
-	return far > scatterShare*w.n
+	return far
 }
 
 // nearSlots and scatterShare: see scattered. After scattered candidates,

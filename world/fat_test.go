@@ -399,6 +399,42 @@ func TestFatScattered(t *testing.T) {
 	}
 }
 
+// TestFatScatteredPairs checks that a large world whose last step's pairs
+// alone join enough boxes with slots far apart declines to build the
+// candidates before it finds them (fat.go's scatteredPairs): the shuffled
+// RTS scene at 40,000 boxes, each inserted with nine boxes far away that
+// are then removed, so that its slots lie among 400,000 and nearly every
+// pair is far. Pairs must be brute force's.
+func TestFatScatteredPairs(t *testing.T) {
+	_, shuffled := rtsOrders(40000)
+	world.SortAll(true)
+	defer world.SortAll(false)
+	const spread = 10
+	var all soa.Boxes
+	for i := range shuffled.Len() {
+		all.Append(shuffled.At(i))
+		for k := range spread - 1 {
+			all.Append(obb.Box{Center: obb.Vec2{X: 1e6 + float32(k), Y: 1e6 + float32(i)}, Axis: obb.Vec2{X: 1}, Half: obb.Vec2{X: 0.1, Y: 0.1}})
+		}
+	}
+	w := world.New()
+	hs := w.InsertBoxes(nil, &all, world.Dynamic, world.DefaultFilter)
+	real := make([]world.Handle, 0, shuffled.Len())
+	for i, h := range hs {
+		if i%spread == 0 {
+			real = append(real, h)
+		} else {
+			w.Remove(h)
+		}
+	}
+	if used := jitter(t, w, real, shuffled); used != 0 {
+		t.Fatalf("the candidates served %d steps", used)
+	}
+	if b := world.FatBuilds(w); b != 0 {
+		t.Fatalf("the candidates were built %d times", b)
+	}
+}
+
 // TestFatClear checks that Clear forgets the state of the candidates: a
 // large world of scattered candidates (the shuffled scene of
 // TestFatScattered) stops sampling for many full steps, and after Clear
@@ -435,8 +471,13 @@ func rtsOrders(n int) (ordered, shuffled *soa.Boxes) {
 // candidates served.
 func jitterSteps(t *testing.T, w *world.World, boxes *soa.Boxes) int {
 	t.Helper()
+	return jitter(t, w, w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter), boxes)
+}
+
+// jitter is jitterSteps' eight steps for boxes w holds by handles hs.
+func jitter(t *testing.T, w *world.World, hs []world.Handle, boxes *soa.Boxes) int {
+	t.Helper()
 	before, _ := world.FatStats(w)
-	hs := w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
 	now := *boxes
 	now.CX = slices.Clone(boxes.CX)
 	var f pairs.Finder

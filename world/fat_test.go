@@ -22,12 +22,12 @@ import (
 // out of the grid (a NaN, an infinity), or rest; now and then a step that
 // moves a few boxes, resting or Static ones among them (Pairs then queries
 // them, and the next step that uses the candidates checks them), inserts
-// (by Insert or InsertBoxes),
-// removes, refilters, turns boxes Static or Dynamic, or moves a Static box; a box that travels by Move
-// is moved first to where it is, so that its second Move must find it
-// escaped after the first found it inside (fat_unsure.go). It fails if the
-// candidates served too few steps or no box escaped, which would leave the
-// test checking the cell-by-cell step instead.
+// (by Insert or InsertBoxes), removes, refilters, turns boxes Static or
+// Dynamic, or moves a Static box; a box that travels by Move is moved first
+// to where it is, so that its second Move must find it escaped after the
+// first found it inside (fat_unsure.go). It fails if the candidates served
+// too few steps or no box escaped, which would leave the test checking the
+// cell-by-cell step instead.
 func TestFatSteps(t *testing.T) {
 	steps := 60
 	if testing.Short() {

@@ -350,8 +350,8 @@ const liftShare = 16
 // least one tile lookup and four coordinates, whatever it holds, so lift
 // re-files the boxes of a level holding under 1/liftShare of a level up to
 // 2^levelSlack larger: those whose size allows it go up (the uniform scene
-// then has one level), the others stay. It runs with compact, at most once per as many boxes entering cells
-// as the grid holds.
+// then has one level), the others stay. It runs with compact, at most once
+// per as many boxes entering cells as the grid holds.
 func (w *World) lift(g *grid) {
 	for lv := minLevel; lv <= maxLevel; lv++ {
 		n := g.count[lv-minLevel]

@@ -48,5 +48,6 @@ func FatStats(w *World) (steps, escapes int) { return w.fat.used, w.fat.escapes 
 // into the others.
 func FatExtra(w *World) (steps, merges int) { return w.fat.extras, w.fat.merges }
 
-// FatBuilds returns how many times w found every candidate.
-func FatBuilds(w *World) int { return w.fat.builds }
+// FatBuilds returns how many times w found every candidate, and how many
+// times it declined to for the last step's pairs.
+func FatBuilds(w *World) (builds, declined int) { return w.fat.builds, w.fat.declined }

@@ -87,6 +87,7 @@ type fatState struct {
 	age              int // steps the candidates served since they were built
 	skip             int // full steps to go without sampling (sampleRest, scatterSkip)
 	builds           int // builds that found the candidates (tests)
+	declined         int // builds declined for the last step's pairs (tests)
 
 	used    int // steps served from the candidates (tests)
 	escapes int // boxes that escaped in them (tests)
@@ -265,6 +266,7 @@ func (w *World) build() bool {
 	v := &w.fat
 	if w.scatteredPairs() {
 		v.quiet, v.skip = 0, scatterSkip
+		v.declined++
 		return false
 	}
 	var hist [maxGrow + 1]int // the sampled boxes by growth

@@ -357,8 +357,9 @@ func (w *World) scattered() bool {
 // scattered then declined made a step ten times as long as the others
 // every scatterSkip steps: on the mixed scene at 1,000,000 boxes, one
 // worker, whose pairs are scattered too, 4,953 and 5,401 ms against about
-// 500 (BenchmarkWorldStep's mixed scene, moved=100%, move=bulk, each step
-// timed). The check costs a pass over the pairs instead.
+// 500 (BenchmarkWorldStep's mixed world and poses, MoveBoxes then Pairs,
+// its first eight steps timed one by one). The check costs a pass over
+// the pairs instead.
 func (w *World) scatteredPairs() bool {
 	return w.large() && farKeys(w.step.prev) > scatterShare*w.n
 }

@@ -172,11 +172,11 @@ func (w *World) chooseTest() {
 	v.kernel = len(v.cand) >= kernelShare*w.n
 	switch {
 	case !v.kernel:
-		// The slots' test does not skip dead boxes' keys, so extra goes
-		// into cand first (fat_refresh.go). A step whose kernel test ends
-		// has escapes as far as can be seen (the boxes inserted since,
-		// which raised the count of boxes), and refreshFat would merge;
-		// here the invariant costs a check, not a test of each key.
+		// The slots' test reads no dead marks, so when the kernel's test
+		// gives way to it (boxes inserted since raised the count of
+		// boxes), extra is merged into cand here, which drops the dead
+		// boxes' keys (fat_refresh.go): one merge, where a check of every
+		// key for a dead box would cost each step of the slots' test.
 		v.copied = false
 		w.mergeExtra()
 	case !v.copied:

@@ -20,8 +20,8 @@ import (
 // on the mixed scene's 1,000,000-box step, which goes cell by cell and
 // finds 8 million keys: 585.5 ns a box with sortKeys, 475.7 in buckets,
 // the medians of three interleaved runs on a Xeon with 2 MiB of L2 a core
-// (world=mixed, moved=100%, move=bulk, workers=1). Below bucketMin keys, which the L2 cache holds,
-// sortKeys' passes do not leave it.
+// (world=mixed, moved=100%, move=bulk, workers=1). Below bucketMin keys,
+// half a megabyte, sortKeys' passes stay in the L2 cache.
 
 // bucketMin is the fewest keys sortFound sorts in buckets.
 const bucketMin = 1 << 16

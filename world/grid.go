@@ -171,10 +171,11 @@ type grid struct {
 	churn      int                // boxes added to cells since the last compact
 	boxes      int
 	count      [levelSpan]int32
-	reach      [levelSpan]float64 // by level: at least the reach of each of its boxes (levelReach)
-	levels     []int16            // the levels with boxes, ascending
-	static     bool               // the Static grid: its cells have rectangles (cellBounds)
-	windows    []tileWindow       // by level: its window index of tiles (tiles_window.go)
+	reach      [levelSpan]float64    // by level: at least the reach of each of its boxes (levelReach)
+	levels     []int16               // the levels with boxes, ascending
+	band       [levelSpan][4]float64 // by level with boxes: the reaches (lo, hi] levelFor places there, and 1/S (stays)
+	static     bool                  // the Static grid: its cells have rectangles (cellBounds)
+	windows    []tileWindow          // by level: its window index of tiles (tiles_window.go)
 }
 
 // sizeClass returns the smallest k with 2ᵏ ≥ r, within the levels' range,
@@ -278,6 +279,21 @@ func (g *grid) cellReach(b obb.Box) (k cellKey, r, tx, ty float64, ok bool) {
 	level := g.levelFor(r) // cellAt's body, as in sortMoves
 	_, side := sizes(level)
 	return cellKey{coord(float64(b.Center.X), side), coord(float64(b.Center.Y), side), int16(level)}, r, slack(rx), slack(ry), true
+}
+
+// recell is cellReach for a box in cell k, which it returns without
+// finding the cell when the box stays there (stays), as most moved boxes
+// do.
+func (g *grid) recell(k cellKey, b obb.Box) (cellKey, float64, float64, float64, bool) {
+	rx, ry, ok := bound.Reach(b)
+	if !ok {
+		return g.cellIrregular(b)
+	}
+	r := max(rx, ry)
+	if !g.stays(k, r, b.Center) {
+		k = g.cellAt(b.Center, r)
+	}
+	return k, r, slack(rx), slack(ry), true
 }
 
 // cellIrregular is cellReach for a box that bound.Reach declines: its
@@ -488,25 +504,77 @@ func (g *grid) deleteCell(c int32) {
 	g.cells = g.cells[:last]
 }
 
-// relevel rebuilds the list of levels with boxes.
+// relevel rebuilds the list of levels with boxes and their bands.
 func (g *grid) relevel() {
+	for _, k := range g.levels {
+		g.band[int(k)-minLevel] = emptyBand
+	}
 	g.levels = g.levels[:0]
 	for i, n := range g.count {
 		if n > 0 {
 			g.levels = append(g.levels, int16(i+minLevel))
 		}
 	}
+	for i, k := range g.levels {
+		next := maxLevel + levelSlack + 1
+		if i+1 < len(g.levels) {
+			next = int(g.levels[i+1])
+		}
+		g.band[int(k)-minLevel] = band(int(k), next)
+	}
+}
+
+// band returns the reaches (lo, hi] that levelFor places on level k when
+// the next level above k with boxes is next: those of the size classes c
+// with k the highest such level in [c, c+levelSlack], which are c from
+// k-levelSlack to k, and below next-levelSlack. A class c above the
+// lowest, minLevel, holds the reaches (2ᶜ⁻¹, 2ᶜ] (sizeClass), the lowest
+// every reach up to 2^minLevel, and the highest, maxLevel, every reach
+// above 2^(maxLevel-1). An empty band is (+Inf, -Inf].
+func band(k, next int) [4]float64 {
+	lo, hi := max(k-levelSlack, minLevel), min(k, next-levelSlack-1)
+	if lo > hi {
+		return emptyBand
+	}
+	b := [4]float64{math.Inf(-1), math.Inf(1), pow2(-k - 2)}
+	if lo > minLevel {
+		b[0] = pow2(lo - 1)
+	}
+	if hi < maxLevel {
+		b[1] = pow2(hi)
+	}
+	return b
+}
+
+// emptyBand holds no reach.
+var emptyBand = [4]float64{math.Inf(1), math.Inf(-1)}
+
+// stays reports whether a box of finite reach r centered at c would be
+// placed in cell k, as cellAt would place it, without computing its cell:
+// its reach within level k's band, and c within the cell's square. It
+// never answers true where cellAt gives another cell: the product p =
+// c.X·2^-(k+2) is exact, as in coord, and rounding is monotonic, so
+// p - x rounds into [0, 1) only if p lies in [x, x+1), whose floor is x.
+// It may answer false where cellAt gives k: for a center clamped onto k
+// beyond ±maxCoord cells, and in cell -1 for a p so near 0 that p + 1
+// rounds to 1. Where most boxes stay in their cells, as a step's do, this
+// is what sortMoves runs for them instead of cellAt's body.
+func (g *grid) stays(k cellKey, r float64, c obb.Vec2) bool {
+	b := &g.band[int(k.level)-minLevel]
+	x, y := float64(c.X)*b[2]-float64(k.x), float64(c.Y)*b[2]-float64(k.y)
+	return r > b[0] && r <= b[1] && x >= 0 && x < 1 && y >= 0 && y < 1
 }
 
 // clear empties the grid, keeping its memory.
 func (g *grid) clear() {
-	g.cells, g.blocks, g.fat, g.free, g.levels = g.cells[:0], g.blocks[:0], g.fat[:0], g.free[:0], g.levels[:0]
+	g.cells, g.blocks, g.fat, g.free = g.cells[:0], g.blocks[:0], g.fat[:0], g.free[:0]
 	g.churn, g.boxes = 0, 0
 	g.tiles, g.rects = g.tiles[:0], g.rects[:0]
 	clear(g.table)
 	g.dropWindows()
 	g.count = [levelSpan]int32{}
 	g.reach = [levelSpan]float64{}
+	g.relevel()
 }
 
 // compact lays the cells out in the order of their keys (level, then y,

@@ -61,6 +61,82 @@ func TestLevelArithmetic(t *testing.T) {
 	}
 }
 
+// TestStays checks stays, the shortcut a move takes for a box that keeps
+// its cell, against cellAt: over random sets of levels with boxes, reaches
+// at and around the powers of two and centers at and around the cells'
+// edges, stays must never answer true where cellAt finds another cell, and
+// must answer true wherever cellAt finds the cell, the center lies within
+// 2²⁰ cells of the origin and the cell is not the one below 0 (beyond
+// 2²⁰ cells a clamped coordinate, and just below 0 a rounded difference,
+// may send a box the long way, which is still right).
+func TestStays(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	var g grid
+	reaches := []float64{0, math.SmallestNonzeroFloat64, math.MaxFloat64}
+	for e := -12; e <= 14; e++ {
+		p := math.Ldexp(1, e)
+		reaches = append(reaches, p, math.Nextafter(p, 0), math.Nextafter(p, math.Inf(1)), p*0.75)
+	}
+	reaches = append(reaches, math.Ldexp(1, minLevel), math.Ldexp(1, minLevel-3), math.Ldexp(1.5, maxLevel-1), math.Ldexp(1, maxLevel+2))
+	centers := func(k cellKey) []obb.Vec2 {
+		_, side := sizes(int(k.level))
+		edge := func(i int32) []float32 {
+			v := float32(float64(i) * side)
+			return []float32{v, math.Nextafter32(v, float32(math.Inf(-1))), math.Nextafter32(v, float32(math.Inf(1))), float32((float64(i) + r.Float64()) * side)}
+		}
+		var out []obb.Vec2
+		for _, x := range edge(k.x + int32(r.IntN(2))) {
+			for _, y := range edge(k.y + int32(r.IntN(2))) {
+				out = append(out, obb.Vec2{X: x, Y: y})
+			}
+		}
+		return append(out, obb.Vec2{X: float32(math.NaN()), Y: 0}, obb.Vec2{X: 0, Y: float32(math.Inf(1))})
+	}
+	checked := 0
+	for range 400 {
+		g.count = [levelSpan]int32{}
+		for range 1 + r.IntN(4) {
+			g.count[r.IntN(24)-10-minLevel] = 1
+		}
+		if r.IntN(8) == 0 {
+			g.count[0] = 1
+		}
+		if r.IntN(8) == 0 {
+			g.count[levelSpan-1] = 1
+		}
+		g.relevel()
+		for _, lv := range g.levels {
+			for _, rr := range reaches {
+				far := int32(1) << 20
+				if r.IntN(4) == 0 {
+					far = maxCoord + 2
+				}
+				k := cellKey{x: int32(r.Int64N(2*int64(far))) - far, y: int32(r.Int64N(2*int64(far))) - far, level: lv}
+				if r.IntN(4) == 0 {
+					k.x, k.y = int32(r.IntN(3))-2, int32(r.IntN(3))-2 // the cells around 0
+				}
+				for _, c := range centers(k) {
+					at := g.cellAt(c, rr)
+					got := g.stays(k, rr, c)
+					if got && at != k {
+						t.Fatalf("levels %v: stays(%v, %g, %v) is true, cellAt gives %v", g.levels, k, rr, c, at)
+					}
+					if inner := k.x > -1<<20 && k.x < 1<<20 && k.y > -1<<20 && k.y < 1<<20 && k.x != -1 && k.y != -1; inner && at == k {
+						checked++
+						if !got {
+							t.Fatalf("levels %v: stays(%v, %g, %v) is false, cellAt gives the cell", g.levels, k, rr, c)
+						}
+					}
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d cases where cellAt found the cell: the test no longer covers stays' true answers", checked)
+	}
+	t.Logf("%d cases stay", checked)
+}
+
 // TestLift builds a world whose first box founds a level of its own below
 // the one 2,000 larger boxes share, with InsertBoxes and with Insert alone,
 // and checks that compact lifts it into theirs, where queries still find

@@ -207,11 +207,13 @@ func (w *World) checkCells(k int) {
 				var key cellKey
 				var r, tx, ty float64
 				ok := false
-				if rx[j] >= 0 { // cellAt's body, as in sortMoves
+				if rx[j] >= 0 { // stays, else cellAt's body, as in sortMoves
 					r = max(rx[j], ry[j])
-					level := g.levelFor(r)
-					_, side := sizes(level)
-					key, ok = cellKey{coord(float64(s.box.Center.X), side), coord(float64(s.box.Center.Y), side), int16(level)}, true
+					if key, ok = s.cell, true; !g.stays(key, r, s.box.Center) {
+						level := g.levelFor(r)
+						_, side := sizes(level)
+						key = cellKey{coord(float64(s.box.Center.X), side), coord(float64(s.box.Center.Y), side), int16(level)}
+					}
 					tx, ty = slack(rx[j]), slack(ry[j])
 				} else {
 					key, r, tx, ty, ok = g.cellIrregular(s.box)

@@ -263,13 +263,18 @@ func (w *World) sortRange(c, lo, hi int) {
 				var r, tx, ty float64
 				g := &w.grids[s.kind]
 				if rx[j] >= 0 {
-					// cellAt's body: as a call it took a third of the
-					// cell's time (in a loop over 10,000 boxes in the
-					// cache, 5.6 against 1.9 ns a box).
+					// Most boxes of a step stay in their cells, and stays
+					// checks that without finding the cell: cellAt's body
+					// then runs only for those that leave. It is written out
+					// here, as a call took a third of the cell's time (in a
+					// loop over 10,000 boxes in the cache, 5.6 against 1.9 ns
+					// a box).
 					r = max(rx[j], ry[j])
-					level := g.levelFor(r)
-					_, side := sizes(level)
-					key, ok = cellKey{coord(float64(x.Center.X), side), coord(float64(x.Center.Y), side), int16(level)}, true
+					if key, ok = s.cell, true; !g.stays(key, r, x.Center) {
+						level := g.levelFor(r)
+						_, side := sizes(level)
+						key = cellKey{coord(float64(x.Center.X), side), coord(float64(x.Center.Y), side), int16(level)}
+					}
 					tx, ty = slack(rx[j]), slack(ry[j])
 				} else {
 					key, r, tx, ty, ok = g.cellIrregular(x) // rx and ry are -1: Reach declined the box

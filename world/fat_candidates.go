@@ -3,9 +3,11 @@ package world
 import (
 	"math"
 	mathbits "math/bits"
+	"slices"
 	"unsafe"
 
 	"github.com/obb2d/obb2d/internal/batch"
+	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/obb"
 )
 
@@ -241,18 +243,55 @@ func (w *World) testShare(k int) {
 }
 
 // testSlots appends to found the candidates of cand that overlap and whose
-// filters allow them, from the boxes' slots.
+// filters allow them, from the boxes' slots. It writes each key past the
+// end of found and moves the end on by overlapsAll's answer, so that
+// neither the test nor the append branches on it: on the uniform scene
+// about half of the candidates tested here overlap, and the branches
+// mispredicted at random (BenchmarkWorldStep, world=uniform/moved=100%:
+// 7% to 13% less at 100,000 boxes).
 func (w *World) testSlots(found, cand []uint64) []uint64 {
+	n := len(found)
+	found = slices.Grow(found, len(cand))[:n+len(cand)]
 	for j, key := range cand {
 		if j+candAhead < len(cand) {
 			batch.Prefetch(unsafe.Pointer(&w.slots[uint32(cand[j+candAhead])>>8]), unsafe.Sizeof(slot{}))
 		}
 		a, b := &w.slots[key>>40], &w.slots[uint32(key)>>8]
-		if a.filter.allows(b.filter) && a.box.Overlaps(b.box) {
-			found = append(found, key)
+		found[n] = key
+		if a.filter.allows(b.filter) {
+			n += int(overlapsAll(&a.box, &b.box))
 		}
 	}
-	return found
+	return found[:n]
+}
+
+// overlapsAll returns 1 where a.Overlaps(b), 0 elsewhere: obb.Box.Overlaps'
+// separating-axis test, operation for operation, on all four axes, and
+// their answers combined by AND instead of Overlaps' early returns, which
+// skip work where most pairs are apart but are a branch on data where
+// half of them overlap (TestOverlapsAll).
+func overlapsAll(a, b *obb.Box) uint8 {
+	dx := b.Center.X - a.Center.X
+	dy := b.Center.Y - a.Center.Y
+	ac := f32.Abs(float32(a.Axis.X*b.Axis.X) + float32(a.Axis.Y*b.Axis.Y))
+	as := f32.Abs(float32(a.Axis.X*b.Axis.Y) - float32(a.Axis.Y*b.Axis.X))
+	p1 := f32.Abs(float32(dx*a.Axis.X) + float32(dy*a.Axis.Y))
+	r1 := a.Half.X + (float32(b.Half.X*ac) + float32(b.Half.Y*as))
+	p2 := f32.Abs(float32(dy*a.Axis.X) - float32(dx*a.Axis.Y))
+	r2 := a.Half.Y + (float32(b.Half.X*as) + float32(b.Half.Y*ac))
+	p3 := f32.Abs(float32(dx*b.Axis.X) + float32(dy*b.Axis.Y))
+	r3 := b.Half.X + (float32(a.Half.X*ac) + float32(a.Half.Y*as))
+	p4 := f32.Abs(float32(dy*b.Axis.X) - float32(dx*b.Axis.Y))
+	r4 := b.Half.Y + (float32(a.Half.X*as) + float32(a.Half.Y*ac))
+	return b2u(p1 <= r1) & b2u(p2 <= r2) & b2u(p3 <= r3) & b2u(p4 <= r4)
+}
+
+// b2u returns 1 for true, 0 for false.
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // testKernel appends to found the candidates cand that overlap and whose

@@ -553,12 +553,13 @@ var emptyBand = [4]float64{math.Inf(1), math.Inf(-1)}
 // placed in cell k, as cellAt would place it, without computing its cell:
 // its reach within level k's band, and c within the cell's square. It
 // never answers true where cellAt gives another cell: the product p =
-// c.X·2^-(k+2) is exact, as in coord, and rounding is monotonic, so
-// p - x rounds into [0, 1) only if p lies in [x, x+1), whose floor is x.
-// It may answer false where cellAt gives k: for a center clamped onto k
-// beyond ±maxCoord cells, and in cell -1 for a p so near 0 that p + 1
-// rounds to 1. Where most boxes stay in their cells, as a step's do, this
-// is what sortMoves runs for them instead of cellAt's body.
+// c.X·2^-(k+2) is exact, as in coord, rounding is monotonic, and a
+// nonzero p - x is a multiple of 2⁻²⁸¹, so never rounds to 0; so p - x
+// rounds into [0, 1) only if p lies in [x, x+1), whose floor is x. It may
+// answer false where cellAt gives k: for a center clamped onto k beyond
+// ±maxCoord cells, and in cell -1 for a p so near 0 that p + 1 rounds to
+// 1. Most moved boxes stay in their cells, and sortMoves, checkCells and
+// Move (recell) ask this first, finding the cell only when it says no.
 func (g *grid) stays(k cellKey, r float64, c obb.Vec2) bool {
 	b := &g.band[int(k.level)-minLevel]
 	x, y := float64(c.X)*b[2]-float64(k.x), float64(c.Y)*b[2]-float64(k.y)

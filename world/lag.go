@@ -207,12 +207,10 @@ func (w *World) checkCells(k int) {
 				var key cellKey
 				var r, tx, ty float64
 				ok := false
-				if rx[j] >= 0 { // stays, else cellAt's body, as in sortMoves
+				if rx[j] >= 0 { // stays, else cellAt, as in sortMoves
 					r = max(rx[j], ry[j])
 					if key, ok = s.cell, true; !g.stays(key, r, s.box.Center) {
-						level := g.levelFor(r)
-						_, side := sizes(level)
-						key = cellKey{coord(float64(s.box.Center.X), side), coord(float64(s.box.Center.Y), side), int16(level)}
+						key = g.cellAt(s.box.Center, r)
 					}
 					tx, ty = slack(rx[j]), slack(ry[j])
 				} else {

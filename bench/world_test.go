@@ -176,7 +176,7 @@ func BenchmarkWorldStep(b *testing.B) {
 				for _, move := range []string{"each", "bulk"} {
 					for _, workers := range []int{1, 2} {
 						name := fmt.Sprintf("world=%s/moved=%d%%/move=%s/workers=%d/n=%d", sc.name, moved, move, workers, n)
-						b.Run(name, func(b *testing.B) { benchStep(b, boxes, moved, move == "bulk", workers, nil) })
+						b.Run(name, func(b *testing.B) { benchStep(b, boxes, moved, move == "bulk", workers, nil, false) })
 					}
 				}
 			}
@@ -193,14 +193,34 @@ func BenchmarkWorldMapStep(b *testing.B) {
 		building := func(i int) bool { return boxes.HX[i] >= 2 } // units are under 1 wide
 		for _, workers := range []int{1, 2} {
 			name := fmt.Sprintf("world=rts-map/moved=100%%/move=bulk/workers=%d/n=%d", workers, n)
-			b.Run(name, func(b *testing.B) { benchStep(b, boxes, 100, true, workers, building) })
+			b.Run(name, func(b *testing.B) { benchStep(b, boxes, 100, true, workers, building, false) })
+		}
+	}
+}
+
+// BenchmarkWorldEvents is BenchmarkWorldStep's steps, every box moved by
+// one MoveBoxes or 1% of them, with a call of Events after each Pairs, as
+// a physics engine that reacts to contacts beginning and ending makes: the
+// difference from BenchmarkWorldStep's rows is the comparison of the two
+// steps' pairs, which Pairs leaves to Events.
+func BenchmarkWorldEvents(b *testing.B) {
+	for _, sc := range worldScenes {
+		for _, n := range worldSizes() {
+			boxes := worldScene(sc.name, sc.make, n)
+			for _, moved := range []int{100, 1} {
+				for _, workers := range []int{1, 2} {
+					name := fmt.Sprintf("world=%s/moved=%d%%/move=bulk/workers=%d/n=%d", sc.name, moved, workers, n)
+					b.Run(name, func(b *testing.B) { benchStep(b, boxes, moved, true, workers, nil, true) })
+				}
+			}
 		}
 	}
 }
 
 // benchStep times steps on a world of boxes, Dynamic but for those static
-// says are Static (none when static is nil), which do not move.
-func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int, static func(int) bool) {
+// says are Static (none when static is nil), which do not move, asking for
+// the events after each step when events is set.
+func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int, static func(int) bool, events bool) {
 	n := boxes.Len()
 	w := world.New()
 	w.Workers = workers
@@ -253,6 +273,7 @@ func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int
 	// serve the pairs from the candidates of fat bounds begin after a few
 	// (package world's fat.go), and allocate their candidates then.
 	pairs := w.Pairs(nil)
+	var began, ended []world.Pair
 	var ms runtime.MemStats
 	least := 1
 	if moved == 100 {
@@ -263,6 +284,9 @@ func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int
 		before := ms.TotalAlloc
 		move(k)
 		pairs = w.Pairs(pairs[:0])
+		if events {
+			began, ended = w.Events(began[:0], ended[:0])
+		}
 		runtime.ReadMemStats(&ms)
 		if k >= least && ms.TotalAlloc-before < 4<<10 {
 			break
@@ -276,6 +300,9 @@ func benchStep(b *testing.B, boxes *soa.Boxes, moved int, bulk bool, workers int
 		move(k)
 		moving += time.Since(start)
 		pairs = w.Pairs(pairs[:0])
+		if events {
+			began, ended = w.Events(began[:0], ended[:0])
+		}
 		found += len(pairs)
 	}
 	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)

@@ -163,6 +163,6 @@ func (w *World) Clear() {
 	w.lag.slots, w.lag.all = w.lag.slots[:0], false
 	w.lag.behind.Store(false)
 	w.step.prev = w.step.prev[:0]
-	w.step.evWorkers = 0 // no events
+	w.step.evPending, w.step.evWorkers = false, 0 // no events
 	w.dropFat()
 }

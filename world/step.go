@@ -22,6 +22,7 @@ type stepper struct {
 	ev        []eventShare // each worker's events (events.go)
 	evOld     []uint64     // the keys events compares
 	evCur     []uint64
+	evPending bool // Pairs left evOld and evCur for Events to compare
 	evWorkers int
 	shares    []keeper // each keepAll worker's share (step_keep.go)
 	keepAt    []int    // where each share's cur starts in cur
@@ -72,7 +73,8 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // each box inserted, moved or refiltered since the last one, plus two
 // sequential passes over the pairs, which the workers share (the
 // remembered ones are kept or dropped and merged with the new ones, then
-// copied to dst); Events compares the changed boxes' pairs only. A Static
+// copied to dst); Events, when asked, compares the changed boxes' pairs
+// only. A Static
 // box that does not move costs nothing. When at least one Dynamic box in
 // eight changed, the call instead tests the pairs whose fat bounds meet,
 // which it keeps from step to step, and queries only the boxes that left
@@ -96,15 +98,17 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	}
 	w.dirty.clear()
 	w.fat.unsure.clear()
+	// Events compares the lists when first asked (events.go).
 	if st.full {
-		w.events(st.prev, st.cur)
+		st.evOld, st.evCur = st.prev, st.cur
 	} else {
 		// Every found pair has a touched box, so none was kept: the pairs
 		// that began are the found ones not dropped, and those that ended
 		// the dropped ones not found, a comparison of the touched boxes'
 		// pairs only.
-		w.events(st.dropped, st.found)
+		st.evOld, st.evCur = st.dropped, st.found
 	}
+	st.evPending, st.evWorkers = true, 0
 	st.prev, st.cur = st.cur, st.prev
 	st.room()
 	start := len(dst)

@@ -73,6 +73,7 @@ type fatState struct {
 	unsure   slotSet    // the dirty slots no Move vouched for (fat_unsure.go); bits grow with the dirty ones
 	boxes    soa.Boxes  // by slot: the boxes as of the last step that used the kernel
 	filters  []Filter   // and their filters
+	odd      int        // how many of filters are not DefaultFilter
 	copied   bool       // boxes and filters are those of the last step, which used the kernel
 	kernel   bool       // this step tests the candidates with batch.Pairs
 	tests    []pairTest // each worker's buffers for batch.Pairs
@@ -435,6 +436,7 @@ func (v *fatState) size(n int) {
 		v.box = append(v.box, fatBox{})
 		v.boxes.Append(obb.Box{})
 		v.filters = append(v.filters, Filter{})
+		v.odd++
 	}
 	for len(v.escBits)*64 < n {
 		v.escBits, v.pending.bits = append(v.escBits, 0), append(v.pending.bits, 0)

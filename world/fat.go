@@ -75,8 +75,8 @@ type fatState struct {
 	filters  []Filter   // and their filters
 	odd      int        // how many of filters are not DefaultFilter
 	copied   bool       // boxes and filters are those of the last step, which used the kernel
-	kernel   bool       // this step tests the candidates with batch.Pairs
-	tests    []pairTest // each worker's buffers for batch.Pairs
+	kernel   bool       // this step tests the candidates with batch.PairKeys
+	tests    []pairTest // each worker's buffer for batch.PairKeys
 
 	// While the candidates are dropped, one slot in 16 (sampled) keeps its
 	// fat bounds: how many of those the full steps checked and found

@@ -153,8 +153,8 @@ func (w *World) testCandidates() {
 	st.found = found
 }
 
-// kernelShare: the candidates are tested with batch.Pairs when there are
-// at least kernelShare of them a box, and with obb.Box.Overlaps on the
+// kernelShare: the candidates are tested with batch.PairKeys when there
+// are at least kernelShare of them a box, and with obb.Box.Overlaps on the
 // boxes' slots otherwise. The kernel gathers both boxes of eight pairs an
 // instruction from columns by slot, which must be kept: every box moved
 // since the last step is copied there. On the RTS and mixed scenes, about
@@ -204,15 +204,13 @@ func (w *World) copyBox(i int32) {
 	v.filters[i] = s.filter
 }
 
-// pairTest is a worker's buffers for batch.Pairs: a chunk of candidates
-// as slot pairs, and the kernel's bits.
+// pairTest is a worker's buffer for batch.PairKeys: the kernel's bits.
 type pairTest struct {
-	ij   []int32
 	bits []uint64
 }
 
-// testChunk is how many candidates a batch.Pairs call takes: its slot
-// pairs and bits stay in the L1 cache.
+// testChunk is how many candidates a batch.PairKeys call takes: its keys
+// and bits stay in the L1 cache.
 const testChunk = 1024
 
 // candChunk is the fewest candidates a worker takes; candAhead how many
@@ -297,28 +295,25 @@ func b2u(b bool) uint8 {
 
 // testKernel appends to found the candidates cand that overlap and whose
 // filters allow them, their boxes gathered from the columns by
-// batch.Pairs a chunk at a time. When every filter of the columns is
-// DefaultFilter, which allows every pair, it reads none: on the RTS
-// scene, nine pairs a box, the reads of both filters of each overlapping
-// pair took 5% of the step (BenchmarkWorldStep, world=rts, moved=100%).
+// batch.PairKeys a chunk at a time, which takes the slots from the keys
+// as it loads them. When every filter of the columns is DefaultFilter,
+// which allows every pair, it reads none: on the RTS scene, nine pairs a
+// box, the reads of both filters of each overlapping pair took 5% of the
+// step (BenchmarkWorldStep, world=rts, moved=100%).
 func (w *World) testKernel(found, cand []uint64, t *pairTest) []uint64 {
 	v := &w.fat
-	if t.ij == nil {
-		t.ij, t.bits = make([]int32, 2*testChunk), make([]uint64, batch.Words(testChunk))
+	if t.bits == nil {
+		t.bits = make([]uint64, batch.Words(testChunk))
 	}
 	every := v.odd == 0
 	for len(cand) > 0 {
 		chunk := cand[:min(len(cand), testChunk)]
 		cand = cand[len(chunk):]
-		ij := t.ij[:2*len(chunk)]
-		for j, key := range chunk {
-			ij[2*j], ij[2*j+1] = int32(key>>40), int32(uint32(key)>>8)
-		}
-		batch.Pairs(&v.boxes, &v.boxes, ij, t.bits)
+		batch.PairKeys(&v.boxes, chunk, t.bits)
 		for wi, word := range t.bits[:batch.Words(len(chunk))] {
 			for ; word != 0; word &= word - 1 {
 				j := wi<<6 + mathbits.TrailingZeros64(word)
-				if every || v.filters[ij[2*j]].allows(v.filters[ij[2*j+1]]) {
+				if every || v.filters[chunk[j]>>40].allows(v.filters[uint32(chunk[j])>>8]) {
 					found = append(found, chunk[j])
 				}
 			}

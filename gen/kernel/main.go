@@ -1,12 +1,12 @@
 // Command kernel writes obb2d's amd64 assembly kernels with avo (package
 // internal/batch): one query box against many, against a block of 16 or
 // against a group of 8, runs of boxes behind a reach test, the sweep over
-// a sorted set, the pair-list gather, the contact manifolds of pairs, and
+// a sorted set, the pair-list gathers, the contact manifolds of pairs, and
 // the float64 reaches and bounds of many boxes. Each is generated from one
 // width-parameterised description, for AVX2 (8 float32 lanes in YMM
 // registers) and AVX-512 (16 in ZMM registers, results in mask
 // registers; the reaches and bounds take half as many boxes, as float64
-// lanes); the group kernel and the pair-list gather are generated for
+// lanes); the group kernel and the pair-list gathers are generated for
 // AVX2 only, and the prefetch hint has no width.
 //
 // Regenerate from the repository's root with
@@ -47,7 +47,8 @@ func main() {
 	}
 	groupKernel()
 	prefetchKernel()
-	pairKernel()
+	pairKernel(false)
+	pairKernel(true)
 	for _, w := range []width{avx2, avx512} {
 		runKernel(w)
 	}

@@ -16,21 +16,44 @@ import (
 // The pairs arrive interleaved, i0 j0 i1 j1 ..., as package pairs stores
 // them. The Go caller hands over whole groups of 8 pairs only and checks
 // every index first, so each gather reads inside its column.
-func pairKernel() {
+//
+// With keys set it writes pairKeysAVX2 instead, which reads the pairs as
+// package world keeps them, one uint64 key a pair whose halves are the
+// boxes' indices shifted left by 8 (a handle's low byte is its
+// generation), both boxes from one set of columns: the same shuffle splits
+// 8 keys into their high and low halves, and a shift right by 8 gives the
+// indices, where the caller would otherwise write them out as a pair list
+// and check them in a pass of their own.
+func pairKernel(keys bool) {
 	w := width{name: "AVX2", lanes: 8}
-	TEXT("pairsAVX2", NOSPLIT, "func(acx, acy, aux, auy, ahx, ahy, bcx, bcy, bux, buy, bhx, bhy []float32, ij []int32, out []uint64)")
-	Pragma("noescape")
-	Doc(
-		"pairsAVX2 sets bit k%64 of out[k/64] when box ij[2k] of a overlaps box",
-		"ij[2k+1] of b, 8 pairs per step. The caller guarantees len(ij) is a",
-		"positive multiple of 16, every index is inside its columns, and",
-		"len(out) >= (len(ij)/2+63)/64; the CPU must have BMI2.",
-	)
 	aNames := [6]string{"acx", "acy", "aux", "auy", "ahx", "ahy"}
 	bNames := [6]string{"bcx", "bcy", "bux", "buy", "bhx", "bhy"}
+	list, step := "ij", 16 // the list's elements per group of 8 pairs
+	if keys {
+		TEXT("pairKeysAVX2", NOSPLIT, "func(cx, cy, ux, uy, hx, hy []float32, keys []uint64, out []uint64)")
+		Pragma("noescape")
+		Doc(
+			"pairKeysAVX2 sets bit k%64 of out[k/64] when box keys[k]>>40 overlaps",
+			"box uint32(keys[k])>>8, 8 pairs per step. The caller guarantees",
+			"len(keys) is a positive multiple of 8, every index is inside the",
+			"columns, and len(out) >= (len(keys)+63)/64; the CPU must have BMI2.",
+		)
+		aNames = [6]string{"cx", "cy", "ux", "uy", "hx", "hy"}
+		bNames = aNames
+		list, step = "keys", 8
+	} else {
+		TEXT("pairsAVX2", NOSPLIT, "func(acx, acy, aux, auy, ahx, ahy, bcx, bcy, bux, buy, bhx, bhy []float32, ij []int32, out []uint64)")
+		Pragma("noescape")
+		Doc(
+			"pairsAVX2 sets bit k%64 of out[k/64] when box ij[2k] of a overlaps box",
+			"ij[2k+1] of b, 8 pairs per step. The caller guarantees len(ij) is a",
+			"positive multiple of 16, every index is inside its columns, and",
+			"len(out) >= (len(ij)/2+63)/64; the CPU must have BMI2.",
+		)
+	}
 
-	ij := Load(Param("ij").Base(), GP64())
-	n := Load(Param("ij").Len(), GP64())
+	ij := Load(Param(list).Base(), GP64())
+	n := Load(Param(list).Len(), GP64())
 	out := Load(Param("out").Base(), GP64())
 	base := GP64()
 	abs := w.vec()
@@ -43,14 +66,25 @@ func pairKernel() {
 	XORQ(shift, shift)
 
 	Label("pairs")
-	Comment("Split 8 interleaved pairs into the first and second indices.")
 	lo, hi, ia, jb := YMM(), YMM(), YMM(), YMM()
 	VMOVDQU(Mem{Base: ij}, lo)
 	VMOVDQU(Mem{Base: ij, Disp: 32}, hi)
-	VSHUFPS(U8(0x88), hi, lo, ia) // per 128-bit lane: i of lo's two pairs, then hi's
-	VSHUFPS(U8(0xdd), hi, lo, jb)
+	if keys {
+		Comment("Split 8 keys into their high (first) and low (second) halves.")
+		VSHUFPS(U8(0xdd), hi, lo, ia) // per 128-bit lane: the high halves of lo's two keys, then hi's
+		VSHUFPS(U8(0x88), hi, lo, jb)
+	} else {
+		Comment("Split 8 interleaved pairs into the first and second indices.")
+		VSHUFPS(U8(0x88), hi, lo, ia) // per 128-bit lane: i of lo's two pairs, then hi's
+		VSHUFPS(U8(0xdd), hi, lo, jb)
+	}
 	VPERMPD(U8(0xd8), ia, ia) // 64-bit chunks 0 2 1 3: back into pair order
 	VPERMPD(U8(0xd8), jb, jb)
+	if keys {
+		Comment("Drop the handles' generations: the indices.")
+		VPSRLD(U8(8), ia, ia)
+		VPSRLD(U8(8), jb, jb)
+	}
 
 	// gather loads column name at the 8 indices. A gather clears its mask,
 	// so each one sets it to all ones again; one mask register serves all
@@ -76,7 +110,7 @@ func pairKernel() {
 	}
 	bits := group(w, q, abs, inMemory(onStack), "pairs", nil)
 	ADDQ(U32(64), ij)
-	SUBQ(U32(16), n)
+	SUBQ(U32(step), n)
 	addBits(bits, acc, shift, out, 8, "next")
 	Label("next")
 	TESTQ(n, n)

@@ -139,6 +139,19 @@ func pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
 	pairsGeneric(a, b, ij, whole, n, out)
 }
 
+// pairKeys decides the pairs of keys into out: whole groups of 8 with the
+// AVX2 gather kernel, as pairs does, and the rest through Go.
+func pairKeys(b *soa.Boxes, keys []uint64, out []uint64) {
+	n, whole := len(keys), 0
+	if current.Load() != Generic {
+		whole = n &^ 7
+	}
+	if whole > 0 {
+		pairKeysAVX2(b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, keys[:whole], out)
+	}
+	pairKeysGeneric(b, keys, whole, n, out)
+}
+
 // hitWords returns out as the words the assembly kernels store, Q in the
 // low half and C in the high half of each: the layout of a Hit on a
 // little-endian machine.

@@ -112,6 +112,39 @@ func TestPairGuardPages(t *testing.T) {
 	})
 }
 
+// TestPairKeyGuardPages places each of the six columns, the keys and the
+// output right before an unreadable page, with keys that name the last box
+// of the set, for every key count up to three groups past a word.
+func TestPairKeyGuardPages(t *testing.T) {
+	g := testkit.NewGuarded(t, 64<<10)
+	r := rand.New(rand.NewPCG(17, 18))
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 1; n <= 64+3*8+1; n++ {
+			a := testkit.RandomSet(r, 1+r.IntN(40))
+			ij := randomPairs(r, n, a.Len(), a.Len())
+			want, keys := scalarPairBits(a, a, ij), keysOf(r, ij)
+			for place := 0; place < 8; place++ {
+				b, k, out := *a, keys, make([]uint64, len(want))
+				var where string
+				switch {
+				case place < 6:
+					cols := [6]*[]float32{&b.CX, &b.CY, &b.UX, &b.UY, &b.HX, &b.HY}
+					*cols[place] = g.FloatsCopy(*cols[place])
+					where = [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place]
+				case place == 6:
+					k = g.WordsAtEnd(len(keys))
+					copy(k, keys)
+					where = "keys"
+				default:
+					out, where = g.WordsAtEnd(len(want)), "output"
+				}
+				expectGuarded(t, fmt.Sprintf("%d keys", n), where, want, func() []uint64 { batch.PairKeys(&b, k, out); return out })
+			}
+		}
+	})
+}
+
 // TestRunGuardPages places each of the twelve columns of the query set and
 // the candidate set, the run list and the output right before an
 // unreadable page, with runs of every length up to three groups past a word

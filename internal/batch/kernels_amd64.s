@@ -1139,9 +1139,10 @@ TEXT ·pairsAVX2(SB), NOSPLIT, $192-336
 	XORQ         DI, DI
 
 pairs:
-	// Split 8 interleaved pairs into the first and second indices.
 	VMOVDQU (AX), Y1
 	VMOVDQU 32(AX), Y2
+
+	// Split 8 interleaved pairs into the first and second indices.
 	VSHUFPS $0x88, Y2, Y1, Y3
 	VSHUFPS $0xdd, Y2, Y1, Y1
 	VPERMPD $0xd8, Y3, Y3
@@ -1270,6 +1271,176 @@ skippairs:
 joinpairs:
 	ADDQ  $0x00000040, AX
 	SUBQ  $0x00000010, CX
+	SHLXQ DI, BX, BX
+	ORQ   BX, SI
+	ADDQ  $0x00000008, DI
+	CMPQ  DI, $0x00000040
+	JNE   next
+	MOVQ  SI, (DX)
+	ADDQ  $0x00000008, DX
+	XORQ  SI, SI
+	XORQ  DI, DI
+
+next:
+	TESTQ CX, CX
+	JNZ   pairs
+
+	// Store the last, partial word, if any.
+	TESTQ DI, DI
+	JZ    done
+	MOVQ  SI, (DX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func pairKeysAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, keys []uint64, out []uint64)
+// Requires: AVX, AVX2, BMI2
+TEXT ·pairKeysAVX2(SB), NOSPLIT, $192-192
+	MOVQ         keys_base+144(FP), AX
+	MOVQ         keys_len+152(FP), CX
+	MOVQ         out_base+168(FP), DX
+	VBROADCASTSS absmask<>+0(SB), Y0
+	XORQ         SI, SI
+	XORQ         DI, DI
+
+pairs:
+	VMOVDQU (AX), Y1
+	VMOVDQU 32(AX), Y2
+
+	// Split 8 keys into their high (first) and low (second) halves.
+	VSHUFPS $0xdd, Y2, Y1, Y3
+	VSHUFPS $0x88, Y2, Y1, Y1
+	VPERMPD $0xd8, Y3, Y3
+	VPERMPD $0xd8, Y1, Y1
+
+	// Drop the handles' generations: the indices.
+	VPSRLD $0x08, Y3, Y3
+	VPSRLD $0x08, Y1, Y1
+
+	// Second boxes to a stack group, read by the group test like columns.
+	MOVQ       cx_base+0(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y1*4), Y4
+	VMOVUPS    Y4, (SP)
+	MOVQ       cy_base+24(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y1*4), Y4
+	VMOVUPS    Y4, 32(SP)
+	MOVQ       ux_base+48(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y1*4), Y4
+	VMOVUPS    Y4, 64(SP)
+	MOVQ       uy_base+72(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y1*4), Y4
+	VMOVUPS    Y4, 96(SP)
+	MOVQ       hx_base+96(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y1*4), Y4
+	VMOVUPS    Y4, 128(SP)
+	MOVQ       hy_base+120(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y1*4), Y4
+	VMOVUPS    Y4, 160(SP)
+
+	// First boxes: eight query boxes, one per lane.
+	MOVQ       cx_base+0(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y3*4), Y5
+	MOVQ       cy_base+24(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y3*4), Y6
+	MOVQ       ux_base+48(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y3*4), Y7
+	MOVQ       uy_base+72(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y3*4), Y8
+	MOVQ       hx_base+96(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y3*4), Y9
+	MOVQ       hy_base+120(FP), BX
+	VPCMPEQD   Y2, Y2, Y2
+	VGATHERDPS Y2, (BX)(Y3*4), Y10
+
+	// dy = b.cy - a.cy
+	VMOVUPS 32(SP), Y1
+	VSUBPS  Y6, Y1, Y1
+
+	// dx = b.cx - a.cx
+	VMOVUPS (SP), Y2
+	VSUBPS  Y5, Y2, Y2
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS 64(SP), Y7, Y11
+	VMULPS 96(SP), Y8, Y12
+	VADDPS Y12, Y11, Y3
+	VANDPS Y0, Y3, Y3
+	VMULPS 96(SP), Y7, Y11
+	VMULPS 64(SP), Y8, Y12
+	VSUBPS Y12, Y11, Y11
+	VANDPS Y0, Y11, Y11
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Y7, Y2, Y12
+	VMULPS Y8, Y1, Y13
+	VADDPS Y13, Y12, Y12
+	VANDPS Y0, Y12, Y12
+	VMULPS 128(SP), Y3, Y13
+	VMULPS 160(SP), Y11, Y14
+	VADDPS Y14, Y13, Y13
+	VADDPS Y9, Y13, Y13
+	VCMPPS $0x12, Y13, Y12, Y12
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Y7, Y1, Y13
+	VMULPS Y8, Y2, Y14
+	VSUBPS Y14, Y13, Y13
+	VANDPS Y0, Y13, Y13
+	VMULPS 128(SP), Y11, Y14
+	VMULPS 160(SP), Y3, Y15
+	VADDPS Y15, Y14, Y14
+	VADDPS Y10, Y14, Y14
+	VCMPPS $0x12, Y14, Y13, Y13
+	VANDPS Y13, Y12, Y12
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	VTESTPS Y12, Y12
+	JZ      skippairs
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS 64(SP), Y2, Y13
+	VMULPS 96(SP), Y1, Y14
+	VADDPS Y14, Y13, Y13
+	VANDPS Y0, Y13, Y13
+	VMULPS Y9, Y3, Y14
+	VMULPS Y10, Y11, Y15
+	VADDPS Y15, Y14, Y14
+	VADDPS 128(SP), Y14, Y14
+	VCMPPS $0x12, Y14, Y13, Y13
+	VANDPS Y13, Y12, Y12
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS    64(SP), Y1, Y1
+	VMULPS    96(SP), Y2, Y2
+	VSUBPS    Y2, Y1, Y1
+	VANDPS    Y0, Y1, Y1
+	VMULPS    Y9, Y11, Y2
+	VMULPS    Y10, Y3, Y3
+	VADDPS    Y3, Y2, Y2
+	VADDPS    160(SP), Y2, Y2
+	VCMPPS    $0x12, Y2, Y1, Y1
+	VANDPS    Y1, Y12, Y12
+	VMOVMSKPS Y12, BX
+	JMP       joinpairs
+
+skippairs:
+	XORL BX, BX
+
+joinpairs:
+	ADDQ  $0x00000040, AX
+	SUBQ  $0x00000008, CX
 	SHLXQ DI, BX, BX
 	ORQ   BX, SI
 	ADDQ  $0x00000008, DI

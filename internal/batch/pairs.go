@@ -49,6 +49,63 @@ func checkPairList(a, b *soa.Boxes, ij []int32) int {
 	return len(ij) / 2
 }
 
+// PairKeys is Pairs over a pair list kept as package world keeps its
+// candidates, both boxes from one set: key k names boxes keys[k]>>40 and
+// uint32(keys[k])>>8 of b (two handles, whose low bytes are generations,
+// in a key's halves), and PairKeys sets bit k%64 of out[k/64] when they
+// overlap, exactly as obb.Box.Overlaps says, and clears it otherwise. It
+// writes out[0 : Words(len(keys))] and nothing else, and allocates
+// nothing. The assembly takes the indices from the keys as it loads them,
+// where Pairs would need them written out as a list first.
+//
+// It panics, before writing anything, if out is shorter than
+// Words(len(keys)), b's columns differ in length, or an index is outside
+// b.
+func PairKeys(b *soa.Boxes, keys []uint64, out []uint64) {
+	checkKeys(b, keys)
+	if len(out) < Words(len(keys)) {
+		panic(fmt.Sprintf("batch: out has %d words, need %d for %d pairs", len(out), Words(len(keys)), len(keys)))
+	}
+	pairKeys(b, keys, out)
+}
+
+// checkKeys checks that b's columns are equal in length and that every
+// index of keys is inside b, or panics. The largest half of all keys is
+// found first, without a branch a key; only when it is too large are the
+// keys searched for the pair to name.
+func checkKeys(b *soa.Boxes, keys []uint64) {
+	n := b.Len()
+	var top uint32
+	for _, k := range keys {
+		top = max(top, uint32(k>>32), uint32(k))
+	}
+	if int(top>>8) < n {
+		return
+	}
+	for p, k := range keys {
+		if i := int(k >> 40); i >= n {
+			panic(fmt.Sprintf("batch: pair %d: first index %d is outside [0, %d)", p, i, n))
+		}
+		if j := int(uint32(k) >> 8); j >= n {
+			panic(fmt.Sprintf("batch: pair %d: second index %d is outside [0, %d)", p, j, n))
+		}
+	}
+}
+
+// pairKeysGeneric decides the pairs of keys [from, n) into out, keeping
+// the bits of the pairs before from in their word: pairsGeneric on each
+// word's pairs, written out as a list on the stack.
+func pairKeysGeneric(b *soa.Boxes, keys []uint64, from, n int, out []uint64) {
+	var ij [2 * 64]int32
+	for lo := from &^ 63; lo < n; lo += 64 {
+		first, end := max(lo, from), min(lo+64, n)
+		for k := first; k < end; k++ {
+			ij[2*(k-lo)], ij[2*(k-lo)+1] = int32(keys[k]>>40), int32(uint32(keys[k])>>8)
+		}
+		pairsGeneric(b, b, ij[:], first-lo, end-lo, out[lo>>6:])
+	}
+}
+
 // pairsGeneric decides pairs [from, n) into out, keeping the bits of the
 // pairs before from in their word. It calls obb.Box.Overlaps, which lane
 // copies operation by operation: both boxes change with every pair, and

@@ -4,10 +4,10 @@ import (
 	"math"
 	"slices"
 
+	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/internal/f32"
 	"github.com/obb2d/obb2d/obb"
-	"github.com/obb2d/obb2d/soa"
 )
 
 // A step where many boxes moved a little can reuse the last step's
@@ -55,28 +55,28 @@ type fatBox struct {
 
 // fatState is the fat bounds and candidates, kept between steps.
 type fatState struct {
-	box      []fatBox   // by slot
-	cand     []uint64   // the candidates' keys, ascending, those with a dead box stale
-	extra    []uint64   // the candidates found since cand was last merged, ascending (fat_refresh.go)
-	extraBuf []uint64   // extra's other buffer
-	exFound  []uint64   // the keys of extra the candidates' test found
-	dead     slotSet    // the boxes escaped since then, whose keys in cand are stale
-	fresh    []uint64   // the escaped boxes' new candidates
-	spare    []uint64   // cand's other buffer
-	sortBuf  []uint64   // sortKeys' other buffer for fresh
-	esc      []int32    // the slots that escaped this step
-	escBits  []uint64   // the same as a bitset
-	pending  slotSet    // slots marked dirty in steps that did not use the candidates
-	valid    bool       // the candidates are complete for every box not pending
-	workers  int        // how many share the escapes' check, or testCandidates
-	escParts [][]int32  // each worker's escaped boxes
-	unsure   slotSet    // the dirty slots no Move vouched for (fat_unsure.go); bits grow with the dirty ones
-	boxes    soa.Boxes  // by slot: the boxes as of the last step that used the kernel
-	filters  []Filter   // and their filters
-	odd      int        // how many of filters are not DefaultFilter
-	copied   bool       // boxes and filters are those of the last step, which used the kernel
-	kernel   bool       // this step tests the candidates with batch.PairKeys
-	tests    []pairTest // each worker's buffer for batch.PairKeys
+	box      []fatBox       // by slot
+	cand     []uint64       // the candidates' keys, ascending, those with a dead box stale
+	extra    []uint64       // the candidates found since cand was last merged, ascending (fat_refresh.go)
+	extraBuf []uint64       // extra's other buffer
+	exFound  []uint64       // the keys of extra the candidates' test found
+	dead     slotSet        // the boxes escaped since then, whose keys in cand are stale
+	fresh    []uint64       // the escaped boxes' new candidates
+	spare    []uint64       // cand's other buffer
+	sortBuf  []uint64       // sortKeys' other buffer for fresh
+	esc      []int32        // the slots that escaped this step
+	escBits  []uint64       // the same as a bitset
+	pending  slotSet        // slots marked dirty in steps that did not use the candidates
+	valid    bool           // the candidates are complete for every box not pending
+	workers  int            // how many share the escapes' check, or testCandidates
+	escParts [][]int32      // each worker's escaped boxes
+	unsure   slotSet        // the dirty slots no Move vouched for (fat_unsure.go); bits grow with the dirty ones
+	recs     []batch.Record // by slot: the boxes as of the last step that used the kernel
+	filters  []Filter       // and their filters
+	odd      int            // how many of filters are not DefaultFilter
+	copied   bool           // boxes and filters are those of the last step, which used the kernel
+	kernel   bool           // this step tests the candidates with batch.PairKeys
+	tests    []pairTest     // each worker's buffer for batch.PairKeys
 
 	// While the candidates are dropped, one slot in 16 (sampled) keeps its
 	// fat bounds: how many of those the full steps checked and found
@@ -434,7 +434,7 @@ func (w *World) noteFat() {
 func (v *fatState) size(n int) {
 	for len(v.box) < n {
 		v.box = append(v.box, fatBox{})
-		v.boxes.Append(obb.Box{})
+		v.recs = append(v.recs, batch.Record{})
 		v.filters = append(v.filters, Filter{})
 		v.odd++
 	}

@@ -126,10 +126,10 @@ func (w *World) testCandidates() {
 	}
 	v := &w.fat
 	if v.kernel {
-		// A dead box's column gets a NaN, which overlaps nothing, so the
+		// A dead box's record gets a NaN, which overlaps nothing, so the
 		// kernel skips the stale keys at no cost a key.
 		for _, i := range v.dead.list {
-			v.boxes.CX[i] = float32(math.NaN())
+			v.recs[i].CX = float32(math.NaN())
 		}
 	}
 	w.fanOut(n, (*World).testShare)
@@ -156,7 +156,7 @@ func (w *World) testCandidates() {
 // kernelShare: the candidates are tested with batch.PairKeys when there
 // are at least kernelShare of them a box, and with obb.Box.Overlaps on the
 // boxes' slots otherwise. The kernel gathers both boxes of eight pairs an
-// instruction from columns by slot, which must be kept: every box moved
+// instruction from records by slot, which must be kept: every box moved
 // since the last step is copied there. On the RTS and mixed scenes, about
 // fourteen candidates a box, the kernel made the step 26% to 55% faster;
 // on the uniform scene, half a candidate a box, the copies cost more than
@@ -166,7 +166,7 @@ func (w *World) testCandidates() {
 const kernelShare = 2
 
 // chooseTest decides how this step tests the candidates and, for the
-// kernel, brings the columns up to date: the boxes marked dirty in this
+// kernel, brings the records up to date: the boxes marked dirty in this
 // step and in those since the last that used the candidates, or every box
 // when the last did not use the kernel.
 func (w *World) chooseTest() {
@@ -198,8 +198,7 @@ func (w *World) chooseTest() {
 
 func (w *World) copyBox(i int32) {
 	v, s := &w.fat, &w.slots[i]
-	b := &v.boxes
-	b.CX[i], b.CY[i], b.UX[i], b.UY[i], b.HX[i], b.HY[i] = s.box.Center.X, s.box.Center.Y, s.box.Axis.X, s.box.Axis.Y, s.box.Half.X, s.box.Half.Y
+	v.recs[i].Set(s.box)
 	v.odd += int(b2u(s.filter != DefaultFilter)) - int(b2u(v.filters[i] != DefaultFilter))
 	v.filters[i] = s.filter
 }
@@ -294,12 +293,14 @@ func b2u(b bool) uint8 {
 }
 
 // testKernel appends to found the candidates cand that overlap and whose
-// filters allow them, their boxes gathered from the columns by
+// filters allow them, their boxes gathered from the records by
 // batch.PairKeys a chunk at a time, which takes the slots from the keys
-// as it loads them. When every filter of the columns is DefaultFilter,
-// which allows every pair, it reads none: on the RTS scene, nine pairs a
-// box, the reads of both filters of each overlapping pair took 5% of the
-// step (BenchmarkWorldStep, world=rts, moved=100%).
+// as it loads them. A record holds a box's six fields in half a cache
+// line, where six columns by slot put them in six lines, each a miss in a
+// world whose columns outgrow the L2 cache. When every filter is
+// DefaultFilter, which allows every pair, it reads none: on the RTS scene,
+// nine pairs a box, the reads of both filters of each overlapping pair
+// took 5% of the step (BenchmarkWorldStep, world=rts, moved=100%).
 func (w *World) testKernel(found, cand []uint64, t *pairTest) []uint64 {
 	v := &w.fat
 	if t.bits == nil {
@@ -309,7 +310,7 @@ func (w *World) testKernel(found, cand []uint64, t *pairTest) []uint64 {
 	for len(cand) > 0 {
 		chunk := cand[:min(len(cand), testChunk)]
 		cand = cand[len(chunk):]
-		batch.PairKeys(&v.boxes, chunk, t.bits)
+		batch.PairKeys(v.recs, chunk, t.bits)
 		for wi, word := range t.bits[:batch.Words(len(chunk))] {
 			for ; word != 0; word &= word - 1 {
 				j := wi<<6 + mathbits.TrailingZeros64(word)

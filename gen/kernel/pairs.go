@@ -20,26 +20,24 @@ import (
 // With keys set it writes pairKeysAVX2 instead, which reads the pairs as
 // package world keeps them, one uint64 key a pair whose halves are the
 // boxes' indices shifted left by 8 (a handle's low byte is its
-// generation), both boxes from one set of columns: the same shuffle splits
-// 8 keys into their high and low halves, and a shift right by 8 gives the
-// indices, where the caller would otherwise write them out as a pair list
-// and check them in a pass of their own.
+// generation), and the boxes from one array of 32-byte records, each box's
+// six fields in one (batch.Record): the same shuffle splits 8 keys into
+// their high and low halves, a shift right by 8 gives the indices and one
+// left by 3 the records' offsets in floats. A box's six gathered fields
+// then come from one cache line, where six columns put them in six.
 func pairKernel(keys bool) {
 	w := width{name: "AVX2", lanes: 8}
-	aNames := [6]string{"acx", "acy", "aux", "auy", "ahx", "ahy"}
-	bNames := [6]string{"bcx", "bcy", "bux", "buy", "bhx", "bhy"}
 	list, step := "ij", 16 // the list's elements per group of 8 pairs
 	if keys {
-		TEXT("pairKeysAVX2", NOSPLIT, "func(cx, cy, ux, uy, hx, hy []float32, keys []uint64, out []uint64)")
+		TEXT("pairKeysAVX2", NOSPLIT, "func(recs []float32, keys []uint64, out []uint64)")
 		Pragma("noescape")
 		Doc(
-			"pairKeysAVX2 sets bit k%64 of out[k/64] when box keys[k]>>40 overlaps",
-			"box uint32(keys[k])>>8, 8 pairs per step. The caller guarantees",
-			"len(keys) is a positive multiple of 8, every index is inside the",
-			"columns, and len(out) >= (len(keys)+63)/64; the CPU must have BMI2.",
+			"pairKeysAVX2 sets bit k%64 of out[k/64] when the box of record",
+			"keys[k]>>40 overlaps that of record uint32(keys[k])>>8, records of 8",
+			"floats in recs, 8 pairs per step. The caller guarantees len(keys) is a",
+			"positive multiple of 8, every record is inside recs, and len(out) >=",
+			"(len(keys)+63)/64; the CPU must have BMI2.",
 		)
-		aNames = [6]string{"cx", "cy", "ux", "uy", "hx", "hy"}
-		bNames = aNames
 		list, step = "keys", 8
 	} else {
 		TEXT("pairsAVX2", NOSPLIT, "func(acx, acy, aux, auy, ahx, ahy, bcx, bcy, bux, buy, bhx, bhy []float32, ij []int32, out []uint64)")
@@ -65,6 +63,10 @@ func pairKernel(keys bool) {
 	XORQ(acc, acc)
 	XORQ(shift, shift)
 
+	if keys {
+		Load(Param("recs").Base(), base)
+	}
+
 	Label("pairs")
 	lo, hi, ia, jb := YMM(), YMM(), YMM(), YMM()
 	VMOVDQU(Mem{Base: ij}, lo)
@@ -81,32 +83,40 @@ func pairKernel(keys bool) {
 	VPERMPD(U8(0xd8), ia, ia) // 64-bit chunks 0 2 1 3: back into pair order
 	VPERMPD(U8(0xd8), jb, jb)
 	if keys {
-		Comment("Drop the handles' generations: the indices.")
+		Comment("Drop the handles' generations, then to the records' offsets in floats.")
 		VPSRLD(U8(8), ia, ia)
 		VPSRLD(U8(8), jb, jb)
+		VPSLLD(U8(3), ia, ia)
+		VPSLLD(U8(3), jb, jb)
 	}
 
-	// gather loads column name at the 8 indices. A gather clears its mask,
-	// so each one sets it to all ones again; one mask register serves all
-	// twelve (a fresh virtual register each time left the allocator
-	// reaching for Y16 and up, which VEX instructions cannot encode).
+	// gather loads field c (0 to 5: cx, cy, ux, uy, hx, hy) of the 8 boxes
+	// at idx: from column c of set (a or b), or from field c of the
+	// records. A gather clears its mask, so each one sets it to all ones
+	// again; one mask register serves all twelve (a fresh virtual register
+	// each time left the allocator reaching for Y16 and up, which VEX
+	// instructions cannot encode).
 	mask := YMM()
-	gather := func(name string, idx, dst VecVirtual) {
-		Load(Param(name).Base(), base)
+	gather := func(set string, c int, idx, dst VecVirtual) {
+		at := Mem{Base: base, Disp: 4 * c, Index: idx, Scale: 4}
+		if !keys {
+			Load(Param(set+[6]string{"cx", "cy", "ux", "uy", "hx", "hy"}[c]).Base(), base)
+			at.Disp = 0
+		}
 		VPCMPEQD(mask, mask, mask)
-		VGATHERDPS(mask, Mem{Base: base, Index: idx, Scale: 4}, dst)
+		VGATHERDPS(mask, at, dst)
 	}
 	Comment("Second boxes to a stack group, read by the group test like columns.")
 	t := YMM()
-	for c, name := range bNames {
-		gather(name, jb, t)
+	for c := range 6 {
+		gather("b", c, jb, t)
 		VMOVUPS(t, onStack(c))
 	}
 	Comment("First boxes: eight query boxes, one per lane.")
 	var q query
 	for c, reg := range []*VecVirtual{&q.cx, &q.cy, &q.ux, &q.uy, &q.hx, &q.hy} {
 		*reg = YMM()
-		gather(aNames[c], ia, *reg)
+		gather("a", c, ia, *reg)
 	}
 	bits := group(w, q, abs, inMemory(onStack), "pairs", nil)
 	ADDQ(U32(64), ij)

@@ -139,17 +139,26 @@ func pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
 	pairsGeneric(a, b, ij, whole, n, out)
 }
 
+// The kernel reads a Record as 8 floats, the box's six fields first.
+var (
+	_ [unsafe.Sizeof(Record{}) - 32]byte
+	_ [32 - unsafe.Sizeof(Record{})]byte
+	_ [unsafe.Offsetof(Record{}.HY) - 20]byte
+	_ [20 - unsafe.Offsetof(Record{}.HY)]byte
+)
+
 // pairKeys decides the pairs of keys into out: whole groups of 8 with the
 // AVX2 gather kernel, as pairs does, and the rest through Go.
-func pairKeys(b *soa.Boxes, keys []uint64, out []uint64) {
+func pairKeys(recs []Record, keys []uint64, out []uint64) {
 	n, whole := len(keys), 0
 	if current.Load() != Generic {
 		whole = n &^ 7
 	}
 	if whole > 0 {
-		pairKeysAVX2(b.CX, b.CY, b.UX, b.UY, b.HX, b.HY, keys[:whole], out)
+		floats := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(recs))), 8*len(recs))
+		pairKeysAVX2(floats, keys[:whole], out)
 	}
-	pairKeysGeneric(b, keys, whole, n, out)
+	pairKeysGeneric(recs, keys, whole, n, out)
 }
 
 // hitWords returns out as the words the assembly kernels store, Q in the

@@ -54,8 +54,8 @@ func pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
 	pairsGeneric(a, b, ij, 0, len(ij)/2, out)
 }
 
-func pairKeys(b *soa.Boxes, keys []uint64, out []uint64) {
-	pairKeysGeneric(b, keys, 0, len(keys), out)
+func pairKeys(recs []Record, keys []uint64, out []uint64) {
+	pairKeysGeneric(recs, keys, 0, len(keys), out)
 }
 
 func collideColumns(cols []float32, n int, margin float32, out []obb.Manifold) {

@@ -3,10 +3,10 @@
 // against a block of 16 in two groups of 8 ([OverlapsBlock]), many short
 // runs each against its own query box behind a reach test ([RunsPruned]),
 // the narrow part of a sweep over a sorted set ([Sweep]), a list of
-// candidate pairs ([Pairs], or [PairKeys] for the keys package world keeps
-// its candidates as), the contact manifolds of a pair list
-// ([Collide], [CollideColumns]), and the float64 reaches of many boxes
-// that package world files boxes by ([Reaches]). Package kernel wraps
+// candidate pairs ([Pairs], or [PairKeys] on the keys package world keeps
+// its candidates as and boxes as [Record]s), the contact manifolds of a
+// pair list ([Collide], [CollideColumns]), and the float64 reaches of many
+// boxes that package world files boxes by ([Reaches]). Package kernel wraps
 // Overlaps for users; packages pairs and world drive the others.
 //
 // Every kernel computes, for each pair of boxes it decides, exactly the bit

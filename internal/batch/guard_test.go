@@ -112,9 +112,9 @@ func TestPairGuardPages(t *testing.T) {
 	})
 }
 
-// TestPairKeyGuardPages places each of the six columns, the keys and the
-// output right before an unreadable page, with keys that name the last box
-// of the set, for every key count up to three groups past a word.
+// TestPairKeyGuardPages places the records, the keys and the output
+// right before an unreadable page, with keys that name the last record,
+// for every key count up to three groups past a word.
 func TestPairKeyGuardPages(t *testing.T) {
 	g := testkit.NewGuarded(t, 64<<10)
 	r := rand.New(rand.NewPCG(17, 18))
@@ -123,23 +123,21 @@ func TestPairKeyGuardPages(t *testing.T) {
 		for n := 1; n <= 64+3*8+1; n++ {
 			a := testkit.RandomSet(r, 1+r.IntN(40))
 			ij := randomPairs(r, n, a.Len(), a.Len())
-			want, keys := scalarPairBits(a, a, ij), keysOf(r, ij)
-			for place := 0; place < 8; place++ {
-				b, k, out := *a, keys, make([]uint64, len(want))
-				var where string
-				switch {
-				case place < 6:
-					cols := [6]*[]float32{&b.CX, &b.CY, &b.UX, &b.UY, &b.HX, &b.HY}
-					*cols[place] = g.FloatsCopy(*cols[place])
-					where = [6]string{"CX", "CY", "UX", "UY", "HX", "HY"}[place]
-				case place == 6:
+			want, keys, recs := scalarPairBits(a, a, ij), keysOf(r, ij), recordsOf(a)
+			for _, where := range []string{"records", "keys", "output"} {
+				rs, k, out := recs, keys, make([]uint64, len(want))
+				switch where {
+				case "records":
+					f := g.FloatsAtEnd(8 * len(recs))
+					rs = unsafe.Slice((*batch.Record)(unsafe.Pointer(&f[0])), len(recs))
+					copy(rs, recs)
+				case "keys":
 					k = g.WordsAtEnd(len(keys))
 					copy(k, keys)
-					where = "keys"
 				default:
-					out, where = g.WordsAtEnd(len(want)), "output"
+					out = g.WordsAtEnd(len(want))
 				}
-				expectGuarded(t, fmt.Sprintf("%d keys", n), where, want, func() []uint64 { batch.PairKeys(&b, k, out); return out })
+				expectGuarded(t, fmt.Sprintf("%d keys", n), where, want, func() []uint64 { batch.PairKeys(rs, k, out); return out })
 			}
 		}
 	})

@@ -50,13 +50,14 @@ func prefetchLines(p *byte, size uintptr)
 //go:noescape
 func pairsAVX2(acx []float32, acy []float32, aux []float32, auy []float32, ahx []float32, ahy []float32, bcx []float32, bcy []float32, bux []float32, buy []float32, bhx []float32, bhy []float32, ij []int32, out []uint64)
 
-// pairKeysAVX2 sets bit k%64 of out[k/64] when box keys[k]>>40 overlaps
-// box uint32(keys[k])>>8, 8 pairs per step. The caller guarantees
-// len(keys) is a positive multiple of 8, every index is inside the
-// columns, and len(out) >= (len(keys)+63)/64; the CPU must have BMI2.
+// pairKeysAVX2 sets bit k%64 of out[k/64] when the box of record
+// keys[k]>>40 overlaps that of record uint32(keys[k])>>8, records of 8
+// floats in recs, 8 pairs per step. The caller guarantees len(keys) is a
+// positive multiple of 8, every record is inside recs, and len(out) >=
+// (len(keys)+63)/64; the CPU must have BMI2.
 //
 //go:noescape
-func pairKeysAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, keys []uint64, out []uint64)
+func pairKeysAVX2(recs []float32, keys []uint64, out []uint64)
 
 // runsPrunedAVX2 writes, for each triple q, lo, hi of runs, the bitset of
 // query box q against boxes [lo, hi) after the previous run's words, where

@@ -1294,15 +1294,16 @@ done:
 	VZEROUPPER
 	RET
 
-// func pairKeysAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, keys []uint64, out []uint64)
+// func pairKeysAVX2(recs []float32, keys []uint64, out []uint64)
 // Requires: AVX, AVX2, BMI2
-TEXT ·pairKeysAVX2(SB), NOSPLIT, $192-192
-	MOVQ         keys_base+144(FP), AX
-	MOVQ         keys_len+152(FP), CX
-	MOVQ         out_base+168(FP), DX
+TEXT ·pairKeysAVX2(SB), NOSPLIT, $192-72
+	MOVQ         keys_base+24(FP), AX
+	MOVQ         keys_len+32(FP), CX
+	MOVQ         out_base+48(FP), DX
 	VBROADCASTSS absmask<>+0(SB), Y0
 	XORQ         SI, SI
 	XORQ         DI, DI
+	MOVQ         recs_base+0(FP), BX
 
 pairs:
 	VMOVDQU (AX), Y1
@@ -1314,55 +1315,45 @@ pairs:
 	VPERMPD $0xd8, Y3, Y3
 	VPERMPD $0xd8, Y1, Y1
 
-	// Drop the handles' generations: the indices.
+	// Drop the handles' generations, then to the records' offsets in floats.
 	VPSRLD $0x08, Y3, Y3
 	VPSRLD $0x08, Y1, Y1
+	VPSLLD $0x03, Y3, Y3
+	VPSLLD $0x03, Y1, Y1
 
 	// Second boxes to a stack group, read by the group test like columns.
-	MOVQ       cx_base+0(FP), BX
 	VPCMPEQD   Y2, Y2, Y2
 	VGATHERDPS Y2, (BX)(Y1*4), Y4
 	VMOVUPS    Y4, (SP)
-	MOVQ       cy_base+24(FP), BX
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y1*4), Y4
+	VGATHERDPS Y2, 4(BX)(Y1*4), Y4
 	VMOVUPS    Y4, 32(SP)
-	MOVQ       ux_base+48(FP), BX
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y1*4), Y4
+	VGATHERDPS Y2, 8(BX)(Y1*4), Y4
 	VMOVUPS    Y4, 64(SP)
-	MOVQ       uy_base+72(FP), BX
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y1*4), Y4
+	VGATHERDPS Y2, 12(BX)(Y1*4), Y4
 	VMOVUPS    Y4, 96(SP)
-	MOVQ       hx_base+96(FP), BX
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y1*4), Y4
+	VGATHERDPS Y2, 16(BX)(Y1*4), Y4
 	VMOVUPS    Y4, 128(SP)
-	MOVQ       hy_base+120(FP), BX
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y1*4), Y4
+	VGATHERDPS Y2, 20(BX)(Y1*4), Y4
 	VMOVUPS    Y4, 160(SP)
 
 	// First boxes: eight query boxes, one per lane.
-	MOVQ       cx_base+0(FP), BX
 	VPCMPEQD   Y2, Y2, Y2
 	VGATHERDPS Y2, (BX)(Y3*4), Y5
-	MOVQ       cy_base+24(FP), BX
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y3*4), Y6
-	MOVQ       ux_base+48(FP), BX
+	VGATHERDPS Y2, 4(BX)(Y3*4), Y6
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y3*4), Y7
-	MOVQ       uy_base+72(FP), BX
+	VGATHERDPS Y2, 8(BX)(Y3*4), Y7
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y3*4), Y8
-	MOVQ       hx_base+96(FP), BX
+	VGATHERDPS Y2, 12(BX)(Y3*4), Y8
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y3*4), Y9
-	MOVQ       hy_base+120(FP), BX
+	VGATHERDPS Y2, 16(BX)(Y3*4), Y9
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y3*4), Y10
+	VGATHERDPS Y2, 20(BX)(Y3*4), Y10
 
 	// dy = b.cy - a.cy
 	VMOVUPS 32(SP), Y1
@@ -1432,17 +1423,17 @@ pairs:
 	VADDPS    160(SP), Y2, Y2
 	VCMPPS    $0x12, Y2, Y1, Y1
 	VANDPS    Y1, Y12, Y12
-	VMOVMSKPS Y12, BX
+	VMOVMSKPS Y12, R8
 	JMP       joinpairs
 
 skippairs:
-	XORL BX, BX
+	XORL R8, R8
 
 joinpairs:
 	ADDQ  $0x00000040, AX
 	SUBQ  $0x00000008, CX
-	SHLXQ DI, BX, BX
-	ORQ   BX, SI
+	SHLXQ DI, R8, R8
+	ORQ   R8, SI
 	ADDQ  $0x00000008, DI
 	CMPQ  DI, $0x00000040
 	JNE   next

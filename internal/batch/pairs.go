@@ -49,32 +49,48 @@ func checkPairList(a, b *soa.Boxes, ij []int32) int {
 	return len(ij) / 2
 }
 
+// Record is a box as PairKeys reads it: its six fields in 32 bytes, so
+// that a box's fields lie in one cache line when the array starts on one.
+// Gathered from six columns, a box picked at random from a set larger than
+// the cache missed it up to six times.
+type Record struct {
+	CX, CY, UX, UY, HX, HY float32
+	_                      [2]float32
+}
+
+// Set makes r the record of box b.
+func (r *Record) Set(b obb.Box) {
+	r.CX, r.CY, r.UX, r.UY, r.HX, r.HY = b.Center.X, b.Center.Y, b.Axis.X, b.Axis.Y, b.Half.X, b.Half.Y
+}
+
+// Box returns the box of r.
+func (r *Record) Box() obb.Box {
+	return obb.Box{Center: obb.Vec2{X: r.CX, Y: r.CY}, Axis: obb.Vec2{X: r.UX, Y: r.UY}, Half: obb.Vec2{X: r.HX, Y: r.HY}}
+}
+
 // PairKeys is Pairs over a pair list kept as package world keeps its
-// candidates, both boxes from one set: key k names boxes keys[k]>>40 and
-// uint32(keys[k])>>8 of b (two handles, whose low bytes are generations,
-// in a key's halves), and PairKeys sets bit k%64 of out[k/64] when they
-// overlap, exactly as obb.Box.Overlaps says, and clears it otherwise. It
-// writes out[0 : Words(len(keys))] and nothing else, and allocates
-// nothing. The assembly takes the indices from the keys as it loads them,
-// where Pairs would need them written out as a list first.
+// candidates, both boxes from one array of records: key k names records
+// keys[k]>>40 and uint32(keys[k])>>8 (two handles, whose low bytes are
+// generations, in a key's halves), and PairKeys sets bit k%64 of out[k/64]
+// when their boxes overlap, exactly as obb.Box.Overlaps says, and clears
+// it otherwise. It writes out[0 : Words(len(keys))] and nothing else, and
+// allocates nothing. The assembly takes the indices from the keys as it
+// loads them, where Pairs would need them written out as a list first.
 //
 // It panics, before writing anything, if out is shorter than
-// Words(len(keys)), b's columns differ in length, or an index is outside
-// b.
-func PairKeys(b *soa.Boxes, keys []uint64, out []uint64) {
-	checkKeys(b, keys)
+// Words(len(keys)) or an index is outside recs.
+func PairKeys(recs []Record, keys []uint64, out []uint64) {
+	checkKeys(len(recs), keys)
 	if len(out) < Words(len(keys)) {
 		panic(fmt.Sprintf("batch: out has %d words, need %d for %d pairs", len(out), Words(len(keys)), len(keys)))
 	}
-	pairKeys(b, keys, out)
+	pairKeys(recs, keys, out)
 }
 
-// checkKeys checks that b's columns are equal in length and that every
-// index of keys is inside b, or panics. The largest half of all keys is
-// found first, without a branch a key; only when it is too large are the
-// keys searched for the pair to name.
-func checkKeys(b *soa.Boxes, keys []uint64) {
-	n := b.Len()
+// checkKeys checks that every index of keys is below n, or panics. The
+// largest half of all keys is found first, without a branch a key; only
+// when it is too large are the keys searched for the pair to name.
+func checkKeys(n int, keys []uint64) {
 	var top uint32
 	for _, k := range keys {
 		top = max(top, uint32(k>>32), uint32(k))
@@ -93,16 +109,17 @@ func checkKeys(b *soa.Boxes, keys []uint64) {
 }
 
 // pairKeysGeneric decides the pairs of keys [from, n) into out, keeping
-// the bits of the pairs before from in their word: pairsGeneric on each
-// word's pairs, written out as a list on the stack.
-func pairKeysGeneric(b *soa.Boxes, keys []uint64, from, n int, out []uint64) {
-	var ij [2 * 64]int32
+// the bits of the pairs before from in their word.
+func pairKeysGeneric(recs []Record, keys []uint64, from, n int, out []uint64) {
 	for lo := from &^ 63; lo < n; lo += 64 {
 		first, end := max(lo, from), min(lo+64, n)
+		word := out[lo>>6] & (1<<(first-lo) - 1)
 		for k := first; k < end; k++ {
-			ij[2*(k-lo)], ij[2*(k-lo)+1] = int32(keys[k]>>40), int32(uint32(keys[k])>>8)
+			if recs[keys[k]>>40].Box().Overlaps(recs[uint32(keys[k])>>8].Box()) {
+				word |= 1 << (k - lo)
+			}
 		}
-		pairsGeneric(b, b, ij[:], first-lo, end-lo, out[lo>>6:])
+		out[lo>>6] = word
 	}
 }
 

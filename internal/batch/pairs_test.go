@@ -149,6 +149,15 @@ func TestPairsAllocatesNothing(t *testing.T) {
 	})
 }
 
+// recordsOf returns the boxes of b as records.
+func recordsOf(b *soa.Boxes) []batch.Record {
+	recs := make([]batch.Record, b.Len())
+	for i := range recs {
+		recs[i].Set(b.At(i))
+	}
+	return recs
+}
+
 // keysOf writes the pairs of ij, on one set, as package world's keys:
 // each index shifted left by 8 above a random generation byte, the first
 // in the high half.
@@ -176,7 +185,7 @@ func TestPairKeysMatchesScalar(t *testing.T) {
 				for i := range buf {
 					buf[i] = testkit.Sentinel
 				}
-				batch.PairKeys(a, keysOf(r, ij), buf[:batch.Words(n)])
+				batch.PairKeys(recordsOf(a), keysOf(r, ij), buf[:batch.Words(n)])
 				expectBits(t, n, buf, want, func(k int) string { return fmt.Sprintf("%+v against %+v", a.At(int(ij[2*k])), a.At(int(ij[2*k+1]))) })
 			}
 		}
@@ -197,7 +206,8 @@ func TestPairKeysPanicsBeforeWriting(t *testing.T) {
 				}
 			}
 		}
-		testkit.MustPanic(t, "out has 2 words, need 3 for 130 pairs", func() { batch.PairKeys(a, keys, out[:2]) })
+		recs := recordsOf(a)
+		testkit.MustPanic(t, "out has 2 words, need 3 for 130 pairs", func() { batch.PairKeys(recs, keys, out[:2]) })
 		untouched()
 		for _, bad := range []struct {
 			at   int
@@ -208,12 +218,10 @@ func TestPairKeysPanicsBeforeWriting(t *testing.T) {
 			{64, 4<<40 | 10<<8 | 0xff, "pair 64: second index 10 is outside [0, 10)"}} {
 			bad2 := append([]uint64(nil), keys...)
 			bad2[bad.at] = bad.key
-			testkit.MustPanic(t, bad.want, func() { batch.PairKeys(a, bad2, out) })
+			testkit.MustPanic(t, bad.want, func() { batch.PairKeys(recs, bad2, out) })
 			untouched()
 		}
-		short := *a
-		short.UX = short.UX[:9]
-		testkit.MustPanic(t, "unequal lengths", func() { batch.PairKeys(&short, keys, out) })
+		testkit.MustPanic(t, "pair 0: second index 9 is outside [0, 9)", func() { batch.PairKeys(recs[:9], keys, out) })
 		untouched()
 	})
 }
@@ -221,10 +229,10 @@ func TestPairKeysPanicsBeforeWriting(t *testing.T) {
 func TestPairKeysAllocatesNothing(t *testing.T) {
 	testkit.ForEachImpl(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(6, 6))
-		a := testkit.RandomSet(r, 300)
+		recs := recordsOf(testkit.RandomSet(r, 300))
 		keys := keysOf(r, randomPairs(r, 1000, 300, 300))
 		out := make([]uint64, batch.Words(1000))
-		if n := testing.AllocsPerRun(20, func() { batch.PairKeys(a, keys, out) }); n != 0 {
+		if n := testing.AllocsPerRun(20, func() { batch.PairKeys(recs, keys, out) }); n != 0 {
 			t.Errorf("PairKeys allocates %v times per call", n)
 		}
 	})

@@ -147,18 +147,26 @@ var (
 	_ [20 - unsafe.Offsetof(Record{}.HY)]byte
 )
 
-// pairKeys decides the pairs of keys into out: whole groups of 8 with the
-// AVX2 gather kernel, as pairs does, and the rest through Go.
-func pairKeys(recs []Record, keys []uint64, out []uint64) {
+// pairKeys decides the pairs of keys into out, or returns false, having
+// written nothing, when an index is outside recs: whole groups of 8 with
+// the AVX2 gather kernel, which checks the indices of all of them first,
+// as pairs does, and the rest through Go, checked before the kernel runs.
+func pairKeys(recs []Record, keys []uint64, out []uint64) bool {
 	n, whole := len(keys), 0
 	if current.Load() != Generic {
 		whole = n &^ 7
 	}
+	if !keysInside(len(recs), keys[whole:]) {
+		return false
+	}
 	if whole > 0 {
 		floats := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(recs))), 8*len(recs))
-		pairKeysAVX2(floats, keys[:whole], out)
+		if !pairKeysAVX2(floats, keys[:whole], out) {
+			return false
+		}
 	}
 	pairKeysGeneric(recs, keys, whole, n, out)
+	return true
 }
 
 // hitWords returns out as the words the assembly kernels store, Q in the

@@ -54,8 +54,12 @@ func pairs(a, b *soa.Boxes, ij []int32, out []uint64) {
 	pairsGeneric(a, b, ij, 0, len(ij)/2, out)
 }
 
-func pairKeys(recs []Record, keys []uint64, out []uint64) {
+func pairKeys(recs []Record, keys []uint64, out []uint64) bool {
+	if !keysInside(len(recs), keys) {
+		return false
+	}
 	pairKeysGeneric(recs, keys, 0, len(keys), out)
+	return true
 }
 
 func collideColumns(cols []float32, n int, margin float32, out []obb.Manifold) {

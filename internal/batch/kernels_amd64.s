@@ -1294,105 +1294,135 @@ done:
 	VZEROUPPER
 	RET
 
-// func pairKeysAVX2(recs []float32, keys []uint64, out []uint64)
+// func pairKeysAVX2(recs []float32, keys []uint64, out []uint64) bool
 // Requires: AVX, AVX2, BMI2
-TEXT ·pairKeysAVX2(SB), NOSPLIT, $192-72
+TEXT ·pairKeysAVX2(SB), NOSPLIT, $192-73
 	MOVQ         keys_base+24(FP), AX
 	MOVQ         keys_len+32(FP), CX
 	MOVQ         out_base+48(FP), DX
 	VBROADCASTSS absmask<>+0(SB), Y0
 	XORQ         SI, SI
 	XORQ         DI, DI
-	MOVQ         recs_base+0(FP), BX
+
+	// Check every record index before anything is read or written.
+	VPXOR Y1, Y1, Y1
+	MOVQ  AX, BX
+	MOVQ  CX, R8
+
+check:
+	VPMAXUD      (BX), Y1, Y1
+	VPMAXUD      32(BX), Y1, Y1
+	ADDQ         $0x00000040, BX
+	SUBQ         $0x00000008, R8
+	JNZ          check
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMAXUD      X1, X2, X2
+	VPSHUFD      $0x4e, X2, X1
+	VPMAXUD      X1, X2, X2
+	VPSHUFD      $0xb1, X2, X1
+	VPMAXUD      X1, X2, X2
+	VMOVD        X2, BX
+	SHRQ         $0x08, BX
+	MOVQ         recs_len+8(FP), R8
+	SHRQ         $0x03, R8
+	CMPQ         BX, R8
+	SETCS        BL
+	MOVB         BL, ret+72(FP)
+	JCS          checked
+	VZEROUPPER
+	RET
+
+checked:
+	MOVQ recs_base+0(FP), BX
 
 pairs:
 	VMOVDQU (AX), Y1
 	VMOVDQU 32(AX), Y2
 
 	// Split 8 keys into their high (first) and low (second) halves.
-	VSHUFPS $0xdd, Y2, Y1, Y3
+	VSHUFPS $0xdd, Y2, Y1, Y10
 	VSHUFPS $0x88, Y2, Y1, Y1
-	VPERMPD $0xd8, Y3, Y3
+	VPERMPD $0xd8, Y10, Y10
 	VPERMPD $0xd8, Y1, Y1
 
 	// Drop the handles' generations, then to the records' offsets in floats.
-	VPSRLD $0x08, Y3, Y3
+	VPSRLD $0x08, Y10, Y10
 	VPSRLD $0x08, Y1, Y1
-	VPSLLD $0x03, Y3, Y3
+	VPSLLD $0x03, Y10, Y10
 	VPSLLD $0x03, Y1, Y1
 
 	// Second boxes to a stack group, read by the group test like columns.
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y1*4), Y4
-	VMOVUPS    Y4, (SP)
+	VGATHERDPS Y2, (BX)(Y1*4), Y3
+	VMOVUPS    Y3, (SP)
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 4(BX)(Y1*4), Y4
-	VMOVUPS    Y4, 32(SP)
+	VGATHERDPS Y2, 4(BX)(Y1*4), Y3
+	VMOVUPS    Y3, 32(SP)
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 8(BX)(Y1*4), Y4
-	VMOVUPS    Y4, 64(SP)
+	VGATHERDPS Y2, 8(BX)(Y1*4), Y3
+	VMOVUPS    Y3, 64(SP)
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 12(BX)(Y1*4), Y4
-	VMOVUPS    Y4, 96(SP)
+	VGATHERDPS Y2, 12(BX)(Y1*4), Y3
+	VMOVUPS    Y3, 96(SP)
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 16(BX)(Y1*4), Y4
-	VMOVUPS    Y4, 128(SP)
+	VGATHERDPS Y2, 16(BX)(Y1*4), Y3
+	VMOVUPS    Y3, 128(SP)
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 20(BX)(Y1*4), Y4
-	VMOVUPS    Y4, 160(SP)
+	VGATHERDPS Y2, 20(BX)(Y1*4), Y3
+	VMOVUPS    Y3, 160(SP)
 
 	// First boxes: eight query boxes, one per lane.
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y3*4), Y5
+	VGATHERDPS Y2, (BX)(Y10*4), Y4
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 4(BX)(Y3*4), Y6
+	VGATHERDPS Y2, 4(BX)(Y10*4), Y5
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 8(BX)(Y3*4), Y7
+	VGATHERDPS Y2, 8(BX)(Y10*4), Y6
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 12(BX)(Y3*4), Y8
+	VGATHERDPS Y2, 12(BX)(Y10*4), Y7
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 16(BX)(Y3*4), Y9
+	VGATHERDPS Y2, 16(BX)(Y10*4), Y8
 	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 20(BX)(Y3*4), Y10
+	VGATHERDPS Y2, 20(BX)(Y10*4), Y9
 
 	// dy = b.cy - a.cy
 	VMOVUPS 32(SP), Y1
-	VSUBPS  Y6, Y1, Y1
+	VSUBPS  Y5, Y1, Y1
 
 	// dx = b.cx - a.cx
 	VMOVUPS (SP), Y2
-	VSUBPS  Y5, Y2, Y2
+	VSUBPS  Y4, Y2, Y2
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
-	VMULPS 64(SP), Y7, Y11
-	VMULPS 96(SP), Y8, Y12
-	VADDPS Y12, Y11, Y3
-	VANDPS Y0, Y3, Y3
-	VMULPS 96(SP), Y7, Y11
-	VMULPS 64(SP), Y8, Y12
+	VMULPS 64(SP), Y6, Y11
+	VMULPS 96(SP), Y7, Y12
+	VADDPS Y12, Y11, Y10
+	VANDPS Y0, Y10, Y10
+	VMULPS 96(SP), Y6, Y11
+	VMULPS 64(SP), Y7, Y12
 	VSUBPS Y12, Y11, Y11
 	VANDPS Y0, Y11, Y11
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Y7, Y2, Y12
-	VMULPS Y8, Y1, Y13
+	VMULPS Y6, Y2, Y12
+	VMULPS Y7, Y1, Y13
 	VADDPS Y13, Y12, Y12
 	VANDPS Y0, Y12, Y12
-	VMULPS 128(SP), Y3, Y13
+	VMULPS 128(SP), Y10, Y13
 	VMULPS 160(SP), Y11, Y14
 	VADDPS Y14, Y13, Y13
-	VADDPS Y9, Y13, Y13
+	VADDPS Y8, Y13, Y13
 	VCMPPS $0x12, Y13, Y12, Y12
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Y7, Y1, Y13
-	VMULPS Y8, Y2, Y14
+	VMULPS Y6, Y1, Y13
+	VMULPS Y7, Y2, Y14
 	VSUBPS Y14, Y13, Y13
 	VANDPS Y0, Y13, Y13
 	VMULPS 128(SP), Y11, Y14
-	VMULPS 160(SP), Y3, Y15
+	VMULPS 160(SP), Y10, Y15
 	VADDPS Y15, Y14, Y14
-	VADDPS Y10, Y14, Y14
+	VADDPS Y9, Y14, Y14
 	VCMPPS $0x12, Y14, Y13, Y13
 	VANDPS Y13, Y12, Y12
 
@@ -1405,8 +1435,8 @@ pairs:
 	VMULPS 96(SP), Y1, Y14
 	VADDPS Y14, Y13, Y13
 	VANDPS Y0, Y13, Y13
-	VMULPS Y9, Y3, Y14
-	VMULPS Y10, Y11, Y15
+	VMULPS Y8, Y10, Y14
+	VMULPS Y9, Y11, Y15
 	VADDPS Y15, Y14, Y14
 	VADDPS 128(SP), Y14, Y14
 	VCMPPS $0x12, Y14, Y13, Y13
@@ -1417,9 +1447,9 @@ pairs:
 	VMULPS    96(SP), Y2, Y2
 	VSUBPS    Y2, Y1, Y1
 	VANDPS    Y0, Y1, Y1
-	VMULPS    Y9, Y11, Y2
-	VMULPS    Y10, Y3, Y3
-	VADDPS    Y3, Y2, Y2
+	VMULPS    Y8, Y11, Y2
+	VMULPS    Y9, Y10, Y10
+	VADDPS    Y10, Y2, Y2
 	VADDPS    160(SP), Y2, Y2
 	VCMPPS    $0x12, Y2, Y1, Y1
 	VANDPS    Y1, Y12, Y12

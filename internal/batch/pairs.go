@@ -75,29 +75,32 @@ func (r *Record) Box() obb.Box {
 // when their boxes overlap, exactly as obb.Box.Overlaps says, and clears
 // it otherwise. It writes out[0 : Words(len(keys))] and nothing else, and
 // allocates nothing. The assembly takes the indices from the keys as it
-// loads them, where Pairs would need them written out as a list first.
+// loads them, where Pairs would need them written out as a list first,
+// and checks them all before it reads a record.
 //
 // It panics, before writing anything, if out is shorter than
 // Words(len(keys)) or an index is outside recs.
 func PairKeys(recs []Record, keys []uint64, out []uint64) {
-	checkKeys(len(recs), keys)
 	if len(out) < Words(len(keys)) {
 		panic(fmt.Sprintf("batch: out has %d words, need %d for %d pairs", len(out), Words(len(keys)), len(keys)))
 	}
-	pairKeys(recs, keys, out)
+	if !pairKeys(recs, keys, out) {
+		badKey(len(recs), keys)
+	}
 }
 
-// checkKeys checks that every index of keys is below n, or panics. The
-// largest half of all keys is found first, without a branch a key; only
-// when it is too large are the keys searched for the pair to name.
-func checkKeys(n int, keys []uint64) {
+// keysInside reports whether every index of keys is below n. It finds the
+// largest half of all keys without a branch a key.
+func keysInside(n int, keys []uint64) bool {
 	var top uint32
 	for _, k := range keys {
 		top = max(top, uint32(k>>32), uint32(k))
 	}
-	if int(top>>8) < n {
-		return
-	}
+	return int(top>>8) < n
+}
+
+// badKey panics naming the first pair of keys with an index not below n.
+func badKey(n int, keys []uint64) {
 	for p, k := range keys {
 		if i := int(k >> 40); i >= n {
 			panic(fmt.Sprintf("batch: pair %d: first index %d is outside [0, %d)", p, i, n))
@@ -106,6 +109,7 @@ func checkKeys(n int, keys []uint64) {
 			panic(fmt.Sprintf("batch: pair %d: second index %d is outside [0, %d)", p, j, n))
 		}
 	}
+	panic("batch: PairKeys found an index outside the records and then none")
 }
 
 // pairKeysGeneric decides the pairs of keys [from, n) into out, keeping

@@ -200,7 +200,7 @@ func BenchmarkWorldMapStep(b *testing.B) {
 
 // BenchmarkWorldEvents is BenchmarkWorldStep's steps, every box moved by
 // one MoveBoxes or 1% of them, with a call of Events after each Pairs, as
-// a physics engine that reacts to contacts beginning and ending makes: the
+// a physics engine that reacts to contacts beginning and ending does: the
 // difference from BenchmarkWorldStep's rows is the comparison of the two
 // steps' pairs, which Pairs leaves to Events.
 func BenchmarkWorldEvents(b *testing.B) {

@@ -13,10 +13,10 @@ import (
 
 // TestFatOddFilters steps a world of the RTS scene, whose candidates the
 // kernel tests, while boxes change filters, are removed and are inserted,
-// and checks after each step that the count of columns' filters other
-// than DefaultFilter is right, that the kernel's test ran with every
-// filter DefaultFilter (reading none) and with some not, and that Pairs
-// then matches brute force over the live boxes.
+// and checks after each step that the count of the filter column's
+// entries other than DefaultFilter is right, that the kernel's test ran
+// with every filter DefaultFilter (reading none) and with some not, and
+// that Pairs then matches brute force over the live boxes.
 func TestFatOddFilters(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 9))
 	var b soa.Boxes

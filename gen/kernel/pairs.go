@@ -24,7 +24,9 @@ import (
 // six fields in one (batch.Record): the same shuffle splits 8 keys into
 // their high and low halves, a shift right by 8 gives the indices and one
 // left by 3 the records' offsets in floats. A box's six gathered fields
-// then come from one cache line, where six columns put them in six.
+// then come from one cache line, where six columns put them in six. This
+// kernel checks its records' indices itself (checkRecords); the Go caller
+// checks only the keys past its last whole group.
 func pairKernel(keys bool) {
 	w := width{name: "AVX2", lanes: 8}
 	list, step := "ij", 16 // the list's elements per group of 8 pairs

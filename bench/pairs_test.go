@@ -3,6 +3,7 @@ package bench
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/obb2d/obb2d/kernel"
 	"github.com/obb2d/obb2d/pairs"
 	"github.com/obb2d/obb2d/soa"
+	"github.com/obb2d/obb2d/world"
 )
 
 // pairScenes are the all-pairs scenes with their sizes. The pile stops at
@@ -270,4 +272,46 @@ func filterScene(b *testing.B) (boxes *soa.Boxes, orders []pairList) {
 	shuffled := append([]pairs.Pair(nil), grouped...)
 	rand.New(rand.NewPCG(1, 1)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 	return boxes, []pairList{{"grouped", grouped}, {"shuffled", shuffled}}
+}
+
+// BenchmarkKeepKeys is batch.KeepKeys as a World step with one box in a
+// hundred moved runs it: over the pair keys of the RTS scene, in order,
+// with the bits of every hundredth box's slot set; at each key it stops
+// at, the benchmark drops that key, as the step does, and goes on. ns/pair
+// is per key of the list.
+func BenchmarkKeepKeys(b *testing.B) {
+	saved := kernel.Impl()
+	defer batch.Use(saved)
+	for _, n := range []int{100000, 1000000} {
+		if testing.Short() && n > 100000 {
+			continue
+		}
+		boxes := worldScene("rts", scene.RTS, n)
+		w := world.New()
+		hs := w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
+		var keys []uint64
+		for _, p := range w.Pairs(nil) {
+			keys = append(keys, uint64(p.A)<<32|uint64(p.B))
+		}
+		touched := make([]uint64, (n+63)/64)
+		for i := 0; i < n; i += 100 {
+			s := hs[i] >> 8
+			touched[s/64] |= 1 << (s % 64)
+		}
+		cur := make([]uint64, len(keys))
+		for _, impl := range kernel.Impls() {
+			b.Run(fmt.Sprintf("impl=%s/n=%d", impl, n), func(b *testing.B) {
+				batch.Use(impl)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					for i, c := 0, 0; i < len(keys); i++ { // i++: drop the key stopped at
+						m := batch.KeepKeys(keys[i:], touched, cur[c:], math.MaxUint64)
+						i, c = i+m, c+m
+					}
+				}
+				reportPerPair(b, len(keys))
+			})
+		}
+	}
 }

@@ -169,6 +169,19 @@ func pairKeys(recs []Record, keys []uint64, out []uint64) bool {
 	return true
 }
 
+// keepKeys copies whole groups of keys with the assembly and leaves the
+// group it stops at, and the keys past the last whole group, to Go.
+func keepKeys(prev, touched, cur []uint64, next uint64) int {
+	m := 0
+	switch current.Load() {
+	case AVX512:
+		m = keepKeysAVX512(prev, touched, cur, next)
+	case AVX2:
+		m = keepKeysAVX2(prev, touched, cur, next)
+	}
+	return keepKeysGeneric(prev, touched, cur, next, m)
+}
+
 // hitWords returns out as the words the assembly kernels store, Q in the
 // low half and C in the high half of each: the layout of a Hit on a
 // little-endian machine.

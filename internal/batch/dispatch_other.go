@@ -62,6 +62,10 @@ func pairKeys(recs []Record, keys []uint64, out []uint64) bool {
 	return true
 }
 
+func keepKeys(prev, touched, cur []uint64, next uint64) int {
+	return keepKeysGeneric(prev, touched, cur, next, 0)
+}
+
 func collideColumns(cols []float32, n int, margin float32, out []obb.Manifold) {
 	collideGeneric(cols, n, margin, out)
 }

@@ -5,9 +5,10 @@
 // the narrow part of a sweep over a sorted set ([Sweep]), a list of
 // candidate pairs ([Pairs], or [PairKeys] on the keys package world keeps
 // its candidates as and boxes as [Record]s), the contact manifolds of a
-// pair list ([Collide], [CollideColumns]), and the float64 reaches of many
-// boxes that package world files boxes by ([Reaches]). Package kernel wraps
-// Overlaps for users; packages pairs and world drive the others.
+// pair list ([Collide], [CollideColumns]), the float64 reaches of many
+// boxes that package world files boxes by ([Reaches]), and the copy of the
+// pair keys a world step keeps ([KeepKeys]). Package kernel wraps Overlaps
+// for users; packages pairs and world drive the others.
 //
 // Every kernel computes, for each pair of boxes it decides, exactly the bit
 // obb.Box.Overlaps gives: the same float32 operations in the same order
@@ -49,5 +50,8 @@
 // loads when it would cross the columns' end. The guard-page tests put an
 // inaccessible page right after every column and output. The collide
 // kernels write a manifold's six words for each pair of a group, and for
-// the pairs of a last, partial group only.
+// the pairs of a last, partial group only. KeepKeys copies whole groups of
+// keys that lie inside both lists, stores the lanes before a stop with a
+// mask, and gathers a bitset's words only after checking their indices
+// against its length.
 package batch

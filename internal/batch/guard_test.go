@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -441,6 +442,74 @@ func TestColumnKernelGuardPages(t *testing.T) {
 						t.Fatalf("%s, %d boxes, %s before the guard page: %v", k.name, n, where, err)
 					}
 				}
+			}
+		}
+	})
+}
+
+// TestKeepKeysGuardPages places the keys, the bitset and the output right
+// before an unreadable page, for every key count up to three groups of 8
+// past 64, with keys whose boxes' bits lie in the bitset's last word, the
+// output's room ending with the keys or one short of them, and every key
+// standing or one stopped at; and a key whose box's word would be the one
+// past the bitset, which must panic, not read it.
+func TestKeepKeysGuardPages(t *testing.T) {
+	g := testkit.NewGuarded(t, 64<<10)
+	r := rand.New(rand.NewPCG(37, 38))
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 1; n <= 64+3*8+1; n++ {
+			prev, touched := keepCase(r, n, 5, 1<<30)
+			for i := range prev { // the last word's slots, 256 to 319
+				if r.IntN(2) == 0 {
+					prev[i] = prev[i]&(1<<40-1) | uint64(256+r.IntN(64))<<40
+				} else {
+					prev[i] = prev[i]&^(1<<32-1) | uint64(256+r.IntN(64))<<8
+				}
+			}
+			slices.Sort(prev)
+			if r.IntN(2) == 0 {
+				s := prev[r.IntN(n)] >> 40
+				touched[s/64] |= 1 << (s % 64)
+			}
+			for _, room := range []int{n, n - 1} {
+				want := make([]uint64, room)
+				wantN := keepReference(prev, touched, want, math.MaxUint64)
+				for _, where := range []string{"keys", "bitset", "output"} {
+					p, tb, out := prev, touched, make([]uint64, room)
+					switch where {
+					case "keys":
+						p = g.WordsAtEnd(len(prev))
+						copy(p, prev)
+					case "bitset":
+						tb = g.WordsAtEnd(len(touched))
+						copy(tb, touched)
+					default:
+						out = g.WordsAtEnd(room)
+						clear(out)
+					}
+					var got int
+					if err := testkit.Fault(func() { got = batch.KeepKeys(p, tb, out, math.MaxUint64) }); err != nil {
+						t.Fatalf("%d keys, room %d, %s before the guard page: %v", n, room, where, err)
+					}
+					if got != wantN || !slices.Equal(out[:got], want[:wantN]) {
+						t.Fatalf("%d keys, room %d, %s before the guard page: copied %d, want %d", n, room, where, got, wantN)
+					}
+				}
+			}
+			// A key whose box's word would be the one past the bitset:
+			// KeepKeys panics with its message, it does not read the word.
+			bad, at := slices.Clone(prev), r.IntN(n)
+			if r.IntN(2) == 0 {
+				bad[at] = bad[at]&(1<<40-1) | uint64(320+r.IntN(64))<<40
+			} else {
+				bad[at] = bad[at]&^(1<<32-1) | uint64(320+r.IntN(64))<<8
+			}
+			tb := g.WordsAtEnd(len(touched))
+			clear(tb)
+			err := testkit.Fault(func() { batch.KeepKeys(bad, tb, make([]uint64, n), math.MaxUint64) })
+			if err == nil || !strings.Contains(err.Error(), "names slots") {
+				t.Fatalf("%d keys, key %d past the bitset before the guard page: %v", n, at, err)
 			}
 		}
 	})

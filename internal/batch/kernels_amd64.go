@@ -171,3 +171,21 @@ func reachesAVX512(cx []float32, cy []float32, ux []float32, uy []float32, hx []
 //
 //go:noescape
 func intervalsAVX512(c []float32, c2 []float32, along []float32, across []float32, hx []float32, hy []float32, lo []float32, hi []float32)
+
+// keepKeysAVX2 copies the keys of prev to cur, 4 at a time, up to
+// the first key above next or with a box whose bit is set in touched,
+// and returns how many it copied, at most min(len(prev), len(cur))
+// rounded down to a multiple of 4. It returns at a group with a box
+// outside touched, before it reads a word for the group.
+//
+//go:noescape
+func keepKeysAVX2(prev []uint64, touched []uint64, cur []uint64, next uint64) int
+
+// keepKeysAVX512 copies the keys of prev to cur, 8 at a time, up to
+// the first key above next or with a box whose bit is set in touched,
+// and returns how many it copied, at most min(len(prev), len(cur))
+// rounded down to a multiple of 8. It returns at a group with a box
+// outside touched, before it reads a word for the group.
+//
+//go:noescape
+func keepKeysAVX512(prev []uint64, touched []uint64, cur []uint64, next uint64) int

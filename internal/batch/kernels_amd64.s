@@ -8923,3 +8923,172 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+DATA keeplanes<>+0(SB)/8, $0x0000000000000001
+DATA keeplanes<>+8(SB)/8, $0x0000000000000002
+DATA keeplanes<>+16(SB)/8, $0x0000000000000004
+DATA keeplanes<>+24(SB)/8, $0x0000000000000008
+GLOBL keeplanes<>(SB), RODATA|NOPTR, $32
+
+// func keepKeysAVX2(prev []uint64, touched []uint64, cur []uint64, next uint64) int
+// Requires: AVX, AVX2, CMOV, POPCNT
+TEXT ·keepKeysAVX2(SB), NOSPLIT, $0-88
+	MOVQ         prev_base+0(FP), AX
+	MOVQ         prev_len+8(FP), CX
+	MOVQ         cur_len+56(FP), DX
+	CMPQ         DX, CX
+	CMOVQLT      DX, CX
+	ANDQ         $-4, CX
+	MOVQ         cur_base+48(FP), DX
+	MOVQ         touched_base+24(FP), BX
+	MOVQ         touched_len+32(FP), SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         next+72(FP), SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Y3
+	MOVQ         $0x000000000000003f, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Y4
+	MOVQ         $0x0000000000000001, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+	MOVQ         $0x8000000000000000, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Y5
+	VPXOR        Y5, Y3, Y3
+	VMOVDQU      keeplanes<>+0(SB), Y6
+	XORQ         SI, SI
+
+keepKeysAVX2_group:
+	CMPQ    SI, CX
+	JEQ     keepKeysAVX2_done
+	VMOVDQU (AX)(SI*8), Y7
+
+	// The word indices of both boxes; stop before the gathers if one is outside touched.
+	VPSRLQ   $0x2e, Y7, Y8
+	VPSLLQ   $0x20, Y7, Y9
+	VPSRLQ   $0x2e, Y9, Y9
+	VPCMPGTQ Y8, Y0, Y10
+	VPCMPGTQ Y9, Y0, Y11
+	VPAND    Y10, Y11, Y10
+	VPCMPEQQ Y11, Y11, Y11
+	VPTEST   Y11, Y10
+	JCC      keepKeysAVX2_done
+
+	// Gather each box's word and test its bit; stop at a set bit or a key above next.
+	VPCMPEQQ   Y10, Y10, Y10
+	VPGATHERQQ Y10, (BX)(Y8*8), Y1
+	VPCMPEQQ   Y10, Y10, Y10
+	VPGATHERQQ Y10, (BX)(Y9*8), Y2
+	VPSRLQ     $0x28, Y7, Y8
+	VPSRLQ     $0x08, Y7, Y9
+	VPAND      Y4, Y8, Y8
+	VPAND      Y4, Y9, Y9
+	VPSRLVQ    Y8, Y1, Y1
+	VPSRLVQ    Y9, Y2, Y2
+	VPOR       Y1, Y2, Y1
+	VPSLLQ     $0x3f, Y1, Y1
+	VPXOR      Y5, Y7, Y8
+	VPCMPGTQ   Y3, Y8, Y8
+	VPOR       Y8, Y1, Y1
+	VMOVMSKPD  Y1, DI
+	TESTL      DI, DI
+	JNZ        keepKeysAVX2_stop
+	VMOVDQU    Y7, (DX)(SI*8)
+	ADDQ       $0x04, SI
+	JMP        keepKeysAVX2_group
+
+	// Copy the lanes before the first to stop at, and count them.
+keepKeysAVX2_stop:
+	LEAL         -1(DI), AX
+	NOTL         DI
+	ANDL         DI, AX
+	VMOVD        AX, X0
+	VPBROADCASTQ X0, Y0
+	VPAND        Y6, Y0, Y0
+	VPCMPEQQ     Y6, Y0, Y0
+	VPMASKMOVQ   Y7, Y0, (DX)(SI*8)
+	POPCNTL      AX, AX
+	ADDQ         AX, SI
+
+keepKeysAVX2_done:
+	MOVQ SI, ret+80(FP)
+	VZEROUPPER
+	RET
+
+// func keepKeysAVX512(prev []uint64, touched []uint64, cur []uint64, next uint64) int
+// Requires: AVX, AVX512F, CMOV, POPCNT
+TEXT ·keepKeysAVX512(SB), NOSPLIT, $0-88
+	MOVQ         prev_base+0(FP), AX
+	MOVQ         prev_len+8(FP), CX
+	MOVQ         cur_len+56(FP), DX
+	CMPQ         DX, CX
+	CMOVQLT      DX, CX
+	ANDQ         $-8, CX
+	MOVQ         cur_base+48(FP), DX
+	MOVQ         touched_base+24(FP), BX
+	MOVQ         touched_len+32(FP), SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         next+72(FP), SI
+	VMOVQ        SI, X3
+	VPBROADCASTQ X3, Z3
+	MOVQ         $0x000000000000003f, SI
+	VMOVQ        SI, X4
+	VPBROADCASTQ X4, Z4
+	MOVQ         $0x0000000000000001, SI
+	VMOVQ        SI, X5
+	VPBROADCASTQ X5, Z5
+	XORQ         SI, SI
+
+keepKeysAVX512_group:
+	CMPQ      SI, CX
+	JEQ       keepKeysAVX512_done
+	VMOVDQU64 (AX)(SI*8), Z6
+
+	// The word indices of both boxes; stop before the gathers if one is outside touched.
+	VPSRLQ   $0x2e, Z6, Z7
+	VPSLLQ   $0x20, Z6, Z8
+	VPSRLQ   $0x2e, Z8, Z8
+	VPMAXUQ  Z7, Z8, Z9
+	VPCMPUQ  $0x05, Z0, Z9, K1
+	KORTESTW K1, K1
+	JNZ      keepKeysAVX512_done
+
+	// Gather each box's word and test its bit; stop at a set bit or a key above next.
+	KXNORW     K2, K2, K2
+	VPGATHERQQ (BX)(Z7*8), K2, Z1
+	KXNORW     K2, K2, K2
+	VPGATHERQQ (BX)(Z8*8), K2, Z2
+	VPSRLQ     $0x28, Z6, Z7
+	VPSRLQ     $0x08, Z6, Z8
+	VPANDQ     Z4, Z7, Z7
+	VPANDQ     Z4, Z8, Z8
+	VPSRLVQ    Z7, Z1, Z1
+	VPSRLVQ    Z8, Z2, Z2
+	VPORQ      Z1, Z2, Z1
+	VPTESTMQ   Z5, Z1, K1
+	VPCMPUQ    $0x06, Z3, Z6, K3
+	KORW       K1, K3, K1
+	KMOVW      K1, DI
+	TESTL      DI, DI
+	JNZ        keepKeysAVX512_stop
+	VMOVDQU64  Z6, (DX)(SI*8)
+	ADDQ       $0x08, SI
+	JMP        keepKeysAVX512_group
+
+	// Copy the lanes before the first to stop at, and count them.
+keepKeysAVX512_stop:
+	LEAL      -1(DI), AX
+	NOTL      DI
+	ANDL      DI, AX
+	KMOVW     AX, K1
+	VMOVDQU64 Z6, K1, (DX)(SI*8)
+	POPCNTL   AX, AX
+	ADDQ      AX, SI
+
+keepKeysAVX512_done:
+	MOVQ SI, ret+80(FP)
+	VZEROUPPER
+	RET

@@ -162,12 +162,10 @@ type keeper struct {
 // bitset, an eighth of a byte a slot, stays in the cache where the slots
 // would not (BenchmarkWorldStep, scene=rts, moved=1%).
 //
-// Nearly every pair stands in a step that keep runs in, so a loop of its
-// own (standing) copies them, with nothing else in its registers, and
-// stops at the first pair that needs more: one to drop, found keys to
-// merge before it, or a full cur. With the lists and their appends in one
-// loop the compiler spilled registers on every pair, and the loop's speed
-// varied by a quarter with where the linker placed it.
+// Nearly every pair stands in a step that keep runs in, so batch.KeepKeys
+// copies them, 8 an instruction with AVX-512, and stops at the first pair
+// that needs more: one to drop, found keys to merge before it, or a full
+// cur.
 func (kp *keeper) keep(touched []uint64) {
 	prev, found := kp.prev, kp.found
 	cur := kp.cur[:cap(kp.cur)]
@@ -177,23 +175,33 @@ func (kp *keeper) keep(touched []uint64) {
 		if j < len(found) {
 			next = found[j]
 		}
-		var m int
-		m, n = standing(prev[i:], touched, cur, n, next)
+		m := batch.KeepKeys(prev[i:], touched, cur[n:], next)
+		n += m
 		if i += m; i == len(prev) {
 			break
 		}
-		k := prev[i]
-		switch {
-		case touchedPair(touched, k):
+		// The pairs of a box that moved lie together where it is the
+		// first box, and the found ones with them: drop and merge them all
+		// before the next call.
+		k, moved := prev[i], false
+		if touchedPair(touched, k) {
 			kp.dropped = append(kp.dropped, k)
-			i++
-		case next < k:
+			for i++; i < len(prev) && touchedPair(touched, prev[i]); i++ {
+				kp.dropped = append(kp.dropped, prev[i])
+			}
+			if i == len(prev) {
+				break
+			}
+			k, moved = prev[i], true
+		}
+		if j < len(found) && found[j] < k {
 			for ; j < len(found) && found[j] < k; j++ {
 				cur = append(cur[:n], found[j])
 				n++
 			}
-			cur = cur[:cap(cur)]
-		default: // cur is full
+			cur, moved = cur[:cap(cur)], true
+		}
+		if !moved { // cur is full
 			cur = append(cur[:n], 0)
 			cur = cur[:cap(cur)]
 		}
@@ -206,23 +214,6 @@ func (kp *keeper) keep(touched []uint64) {
 func touchedPair(touched []uint64, k uint64) bool {
 	a, b := k>>40, uint64(uint32(k)>>8)
 	return touched[a>>6]&(1<<(a&63)) != 0 || touched[b>>6]&(1<<(b&63)) != 0
-}
-
-// standing copies the keys of prev to cur from n on while neither box is
-// touched, the key is below next and cur has room, and returns how many it
-// copied and the new n. It is not inlined, so its loop has the registers
-// to itself.
-//
-//go:noinline
-func standing(prev, touched, cur []uint64, n int, next uint64) (int, int) {
-	for i, k := range prev {
-		if touchedPair(touched, k) || next < k || n >= len(cur) {
-			return i, n
-		}
-		cur[n] = k
-		n++
-	}
-	return len(prev), n
 }
 
 // findPairs puts in st.found the pairs of the dirty boxes, or with

@@ -2,10 +2,9 @@ package world
 
 // keepAll is keep on as many workers as Workers and the number of pairs
 // allow. keep is a pass over every remembered pair, so in a step that
-// moved few boxes of a world with many pairs it is most of the work: half
-// of a step that moved one box in a hundred of the RTS scene, nine pairs a
-// box, on two workers, the other waiting (BenchmarkWorldStep, world=rts,
-// moved=1%, n=1000000). Each worker keeps a share of the remembered and
+// moved few boxes of a world with many pairs it is the largest part of the
+// work, with the copy to the caller's slice (BenchmarkWorldStep,
+// world=rts, moved=1%, n=1000000). Each worker keeps a share of the remembered and
 // the found pairs, cut at keys as events cuts them (eventCut), in its own
 // lists; the shares of cur are then copied into place on the workers, and
 // those of dropped, a few, joined on the caller's.

@@ -306,7 +306,7 @@ func BenchmarkKeepKeys(b *testing.B) {
 				b.ResetTimer()
 				for range b.N {
 					for i, c := 0, 0; i < len(keys); i++ { // i++: drop the key stopped at
-						m := batch.KeepKeys(keys[i:], touched, cur[c:], math.MaxUint64)
+						m := batch.KeepKeys(keys[i:], touched, cur[c:], nil, math.MaxUint64)
 						i, c = i+m, c+m
 					}
 				}

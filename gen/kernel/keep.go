@@ -54,14 +54,16 @@ func keepKernel(w width) {
 		lanes = 8
 	}
 	name := "keepKeys" + w.name
-	TEXT(name, NOSPLIT, "func(prev, touched, cur []uint64, next uint64) int")
+	TEXT(name, NOSPLIT, "func(prev, touched, cur []uint64, pairs []uint32, next uint64) int")
 	Pragma("noescape")
 	Doc(
 		name+" copies the keys of prev to cur, "+strconv.Itoa(lanes)+" at a time, up to",
 		"the first key above next or with a box whose bit is set in touched,",
 		"and returns how many it copied, at most min(len(prev), len(cur))",
 		"rounded down to a multiple of "+strconv.Itoa(lanes)+". It returns at a group with a box",
-		"outside touched, before it reads a word for the group.",
+		"outside touched, before it reads a word for the group. When pairs is",
+		"not empty it also writes each copied key's halves there, high first:",
+		"pairs has room for them, 2*min(len(prev), len(cur)) elements.",
 	)
 
 	p := Load(Param("prev").Base(), GP64())
@@ -72,6 +74,8 @@ func keepKernel(w width) {
 	ANDQ(I32(-lanes), n)
 	out := Load(Param("cur").Base(), GP64())
 	bits := Load(Param("touched").Base(), GP64())
+	halves := Load(Param("pairs").Base(), GP64())
+	withPairs := Load(Param("pairs").Len(), GP64())
 
 	broadcast := func(r Register) VecVirtual {
 		x := XMM()
@@ -168,6 +172,7 @@ func keepKernel(w width) {
 		TESTL(stop, stop)
 		JNZ(LabelRef(name + "_stop"))
 		VMOVDQU64(keys, Mem{Base: out, Index: i, Scale: 8})
+		storePairs(w, keys, halves, i, withPairs, nil, name+"_group_pairs")
 	} else {
 		VPAND(low6, sa, sa)
 		VPAND(low6, sb, sb)
@@ -183,6 +188,7 @@ func keepKernel(w width) {
 		TESTL(stop, stop)
 		JNZ(LabelRef(name + "_stop"))
 		VMOVDQU(keys, Mem{Base: out, Index: i, Scale: 8})
+		storePairs(w, keys, halves, i, withPairs, nil, name+"_group_pairs")
 	}
 	ADDQ(U8(lanes), i)
 	JMP(LabelRef(name + "_group"))
@@ -197,6 +203,7 @@ func keepKernel(w width) {
 		prefix := K()
 		KMOVW(before, prefix)
 		VMOVDQU64(keys, prefix, Mem{Base: out, Index: i, Scale: 8})
+		storePairs(w, keys, halves, i, withPairs, prefix, name+"_stop_pairs")
 	} else {
 		x, prefix := XMM(), YMM()
 		VMOVD(before, x)
@@ -204,6 +211,7 @@ func keepKernel(w width) {
 		VPAND(laneBits, prefix, prefix)
 		VPCMPEQQ(laneBits, prefix, prefix)
 		VPMASKMOVQ(keys, prefix, Mem{Base: out, Index: i, Scale: 8})
+		storePairs(w, keys, halves, i, withPairs, prefix, name+"_stop_pairs")
 	}
 	count := GP64()
 	POPCNTL(before, count.As32())
@@ -213,6 +221,29 @@ func keepKernel(w width) {
 	Store(i, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+}
+
+// storePairs stores the group of keys at pairs+8*i as halves, high half
+// first (VPSHUFD swaps each key's two 32-bit halves), all lanes or, with a
+// mask (a K register for AVX-512, a vector for AVX2), the lanes it has, when
+// the length in withPairs is not zero; skip names the label past it.
+func storePairs(w width, keys VecVirtual, pairs, i, withPairs Register, mask Register, skip string) {
+	TESTQ(withPairs, withPairs)
+	JZ(LabelRef(skip))
+	swapped := w.vec()
+	VPSHUFD(U8(0xb1), keys, swapped)
+	at := Mem{Base: pairs, Index: i, Scale: 8}
+	switch {
+	case mask == nil && w.avx512:
+		VMOVDQU64(swapped, at)
+	case mask == nil:
+		VMOVDQU(swapped, at)
+	case w.avx512:
+		VMOVDQU64(swapped, mask, at)
+	default:
+		VPMASKMOVQ(swapped, mask, at)
+	}
+	Label(skip)
 }
 
 // keepLanes is the bits 1, 2, 4 and 8 as four uint64 lanes: lane i of a

@@ -171,15 +171,15 @@ func pairKeys(recs []Record, keys []uint64, out []uint64) bool {
 
 // keepKeys copies whole groups of keys with the assembly and leaves the
 // group it stops at, and the keys past the last whole group, to Go.
-func keepKeys(prev, touched, cur []uint64, next uint64) int {
+func keepKeys(prev, touched, cur []uint64, pairs []uint32, next uint64) int {
 	m := 0
 	switch current.Load() {
 	case AVX512:
-		m = keepKeysAVX512(prev, touched, cur, next)
+		m = keepKeysAVX512(prev, touched, cur, pairs, next)
 	case AVX2:
-		m = keepKeysAVX2(prev, touched, cur, next)
+		m = keepKeysAVX2(prev, touched, cur, pairs, next)
 	}
-	return keepKeysGeneric(prev, touched, cur, next, m)
+	return keepKeysGeneric(prev, touched, cur, pairs, next, m)
 }
 
 // hitWords returns out as the words the assembly kernels store, Q in the

@@ -62,8 +62,8 @@ func pairKeys(recs []Record, keys []uint64, out []uint64) bool {
 	return true
 }
 
-func keepKeys(prev, touched, cur []uint64, next uint64) int {
-	return keepKeysGeneric(prev, touched, cur, next, 0)
+func keepKeys(prev, touched, cur []uint64, pairs []uint32, next uint64) int {
+	return keepKeysGeneric(prev, touched, cur, pairs, next, 0)
 }
 
 func collideColumns(cols []float32, n int, margin float32, out []obb.Manifold) {

@@ -447,8 +447,8 @@ func TestColumnKernelGuardPages(t *testing.T) {
 	})
 }
 
-// TestKeepKeysGuardPages places the keys, the bitset and the output right
-// before an unreadable page, for every key count up to three groups of 8
+// TestKeepKeysGuardPages places the keys, the bitset, the output and the
+// pairs' halves right before an unreadable page, for every key count up to three groups of 8
 // past 64, with keys whose boxes' bits lie in the bitset's last word, the
 // output's room ending with the keys or one short of them, and every key
 // standing or one stopped at; and a key whose box's word would be the one
@@ -475,8 +475,8 @@ func TestKeepKeysGuardPages(t *testing.T) {
 			for _, room := range []int{n, n - 1} {
 				want := make([]uint64, room)
 				wantN := keepReference(prev, touched, want, math.MaxUint64)
-				for _, where := range []string{"keys", "bitset", "output"} {
-					p, tb, out := prev, touched, make([]uint64, room)
+				for _, where := range []string{"keys", "bitset", "output", "pairs"} {
+					p, tb, out, pairs := prev, touched, make([]uint64, room), make([]uint32, 2*room)
 					switch where {
 					case "keys":
 						p = g.WordsAtEnd(len(prev))
@@ -484,16 +484,25 @@ func TestKeepKeysGuardPages(t *testing.T) {
 					case "bitset":
 						tb = g.WordsAtEnd(len(touched))
 						copy(tb, touched)
-					default:
+					case "output":
 						out = g.WordsAtEnd(room)
 						clear(out)
+					default:
+						w := g.WordsAtEnd(room)
+						pairs = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(w))), 2*room)
+						clear(pairs)
 					}
 					var got int
-					if err := testkit.Fault(func() { got = batch.KeepKeys(p, tb, out, math.MaxUint64) }); err != nil {
+					if err := testkit.Fault(func() { got = batch.KeepKeys(p, tb, out, pairs, math.MaxUint64) }); err != nil {
 						t.Fatalf("%d keys, room %d, %s before the guard page: %v", n, room, where, err)
 					}
 					if got != wantN || !slices.Equal(out[:got], want[:wantN]) {
 						t.Fatalf("%d keys, room %d, %s before the guard page: copied %d, want %d", n, room, where, got, wantN)
+					}
+					for i, k := range want[:wantN] {
+						if pairs[2*i] != uint32(k>>32) || pairs[2*i+1] != uint32(k) {
+							t.Fatalf("%d keys, room %d, %s before the guard page: pair %d is %#x %#x, key %#x", n, room, where, i, pairs[2*i], pairs[2*i+1], k)
+						}
 					}
 				}
 			}
@@ -507,7 +516,7 @@ func TestKeepKeysGuardPages(t *testing.T) {
 			}
 			tb := g.WordsAtEnd(len(touched))
 			clear(tb)
-			err := testkit.Fault(func() { batch.KeepKeys(bad, tb, make([]uint64, n), math.MaxUint64) })
+			err := testkit.Fault(func() { batch.KeepKeys(bad, tb, make([]uint64, n), nil, math.MaxUint64) })
 			if err == nil || !strings.Contains(err.Error(), "names slots") {
 				t.Fatalf("%d keys, key %d past the bitset before the guard page: %v", n, at, err)
 			}

@@ -41,28 +41,49 @@ func keepCase(r *rand.Rand, n, words, spread int) (prev, touched []uint64) {
 	return prev, touched
 }
 
-// checkKeep runs KeepKeys and the reference on cur of room words and
-// fails unless both copy the same keys and KeepKeys writes nothing past
-// them.
+// sentinel32 fills the halves KeepKeys must not write.
+const sentinel32 = 0xdeadbeef
+
+// checkKeep runs KeepKeys and the reference on cur of room words, without
+// pairs and with room for them, and fails unless both copy the same keys,
+// KeepKeys writes their halves to pairs, and it writes nothing past them.
 func checkKeep(t *testing.T, what string, prev, touched []uint64, room int, next uint64) {
 	t.Helper()
 	want := make([]uint64, room)
 	wantN := keepReference(prev, touched, want, next)
-	got := make([]uint64, room)
-	for i := range got {
-		got[i] = testkit.Sentinel
-	}
-	n := batch.KeepKeys(prev, touched, got, next)
-	if n != wantN {
-		t.Fatalf("%s: copied %d keys, want %d", what, n, wantN)
-	}
-	for i := range got {
-		w := want[i]
-		if i >= n {
-			w = testkit.Sentinel
+	for _, withPairs := range []bool{false, true} {
+		got := make([]uint64, room)
+		for i := range got {
+			got[i] = testkit.Sentinel
 		}
-		if got[i] != w {
-			t.Fatalf("%s: cur[%d] = %#x, want %#x (copied %d)", what, i, got[i], w, n)
+		var pairs []uint32
+		if withPairs {
+			pairs = make([]uint32, 2*room+2)
+			for i := range pairs {
+				pairs[i] = sentinel32
+			}
+		}
+		n := batch.KeepKeys(prev, touched, got, pairs, next)
+		if n != wantN {
+			t.Fatalf("%s, pairs %v: copied %d keys, want %d", what, withPairs, n, wantN)
+		}
+		for i := range got {
+			w := want[i]
+			if i >= n {
+				w = testkit.Sentinel
+			}
+			if got[i] != w {
+				t.Fatalf("%s, pairs %v: cur[%d] = %#x, want %#x (copied %d)", what, withPairs, i, got[i], w, n)
+			}
+		}
+		for i := range pairs {
+			w := uint32(sentinel32)
+			if i < 2*n {
+				w = uint32(want[i/2] >> (32 * (1 - i%2)))
+			}
+			if pairs[i] != w {
+				t.Fatalf("%s: pairs[%d] = %#x, want %#x (copied %d)", what, i, pairs[i], w, n)
+			}
 		}
 	}
 }
@@ -132,15 +153,31 @@ func TestKeepKeysPanics(t *testing.T) {
 			}
 			cur := make([]uint64, n)
 			testkit.MustPanic(t, fmt.Sprintf("batch: key %d (%#x) names slots", at, bad[at]), func() {
-				batch.KeepKeys(bad, touched, cur, math.MaxUint64)
+				batch.KeepKeys(bad, touched, cur, nil, math.MaxUint64)
 			})
 			if !slices.Equal(cur[:at], bad[:at]) {
 				t.Fatalf("%d keys, bad key %d: the keys before it were not copied", n, at)
 			}
 			// With room for the keys before it only, the bad key is not tested.
-			if got := batch.KeepKeys(bad, touched, cur[:at], math.MaxUint64); got != at {
+			if got := batch.KeepKeys(bad, touched, cur[:at], nil, math.MaxUint64); got != at {
 				t.Fatalf("%d keys, bad key %d, room for %d: copied %d", n, at, at, got)
 			}
+		}
+	})
+}
+
+// TestKeepKeysShortPairs checks that pairs too short for the keys KeepKeys
+// could copy panics before anything is written.
+func TestKeepKeysShortPairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 40))
+	prev, touched := keepCase(r, 20, 10, 1<<30)
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		cur, pairs := make([]uint64, 10), make([]uint32, 19)
+		testkit.MustPanic(t, "batch: pairs has room for 9 pairs, need 10", func() {
+			batch.KeepKeys(prev, touched, cur, pairs, math.MaxUint64)
+		})
+		if slices.ContainsFunc(cur, func(k uint64) bool { return k != 0 }) || slices.ContainsFunc(pairs, func(h uint32) bool { return h != 0 }) {
+			t.Fatal("KeepKeys wrote before it panicked")
 		}
 	})
 }
@@ -150,7 +187,8 @@ func TestKeepKeysAllocatesNothing(t *testing.T) {
 	prev, touched := keepCase(r, 1000, 100, 50)
 	cur := make([]uint64, len(prev))
 	testkit.ForEachImpl(t, func(t *testing.T) {
-		if n := testing.AllocsPerRun(20, func() { batch.KeepKeys(prev, touched, cur, math.MaxUint64) }); n != 0 {
+		pairs := make([]uint32, 2*len(prev))
+		if n := testing.AllocsPerRun(20, func() { batch.KeepKeys(prev, touched, cur, pairs, math.MaxUint64) }); n != 0 {
 			t.Errorf("KeepKeys allocates %v times a call", n)
 		}
 	})

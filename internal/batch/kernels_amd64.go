@@ -176,16 +176,20 @@ func intervalsAVX512(c []float32, c2 []float32, along []float32, across []float3
 // the first key above next or with a box whose bit is set in touched,
 // and returns how many it copied, at most min(len(prev), len(cur))
 // rounded down to a multiple of 4. It returns at a group with a box
-// outside touched, before it reads a word for the group.
+// outside touched, before it reads a word for the group. When pairs is
+// not empty it also writes each copied key's halves there, high first:
+// pairs has room for them, 2*min(len(prev), len(cur)) elements.
 //
 //go:noescape
-func keepKeysAVX2(prev []uint64, touched []uint64, cur []uint64, next uint64) int
+func keepKeysAVX2(prev []uint64, touched []uint64, cur []uint64, pairs []uint32, next uint64) int
 
 // keepKeysAVX512 copies the keys of prev to cur, 8 at a time, up to
 // the first key above next or with a box whose bit is set in touched,
 // and returns how many it copied, at most min(len(prev), len(cur))
 // rounded down to a multiple of 8. It returns at a group with a box
-// outside touched, before it reads a word for the group.
+// outside touched, before it reads a word for the group. When pairs is
+// not empty it also writes each copied key's halves there, high first:
+// pairs has room for them, 2*min(len(prev), len(cur)) elements.
 //
 //go:noescape
-func keepKeysAVX512(prev []uint64, touched []uint64, cur []uint64, next uint64) int
+func keepKeysAVX512(prev []uint64, touched []uint64, cur []uint64, pairs []uint32, next uint64) int

@@ -8930,9 +8930,9 @@ DATA keeplanes<>+16(SB)/8, $0x0000000000000004
 DATA keeplanes<>+24(SB)/8, $0x0000000000000008
 GLOBL keeplanes<>(SB), RODATA|NOPTR, $32
 
-// func keepKeysAVX2(prev []uint64, touched []uint64, cur []uint64, next uint64) int
+// func keepKeysAVX2(prev []uint64, touched []uint64, cur []uint64, pairs []uint32, next uint64) int
 // Requires: AVX, AVX2, CMOV, POPCNT
-TEXT ·keepKeysAVX2(SB), NOSPLIT, $0-88
+TEXT ·keepKeysAVX2(SB), NOSPLIT, $0-112
 	MOVQ         prev_base+0(FP), AX
 	MOVQ         prev_len+8(FP), CX
 	MOVQ         cur_len+56(FP), DX
@@ -8941,29 +8941,31 @@ TEXT ·keepKeysAVX2(SB), NOSPLIT, $0-88
 	ANDQ         $-4, CX
 	MOVQ         cur_base+48(FP), DX
 	MOVQ         touched_base+24(FP), BX
-	MOVQ         touched_len+32(FP), SI
-	VMOVQ        SI, X0
+	MOVQ         pairs_base+72(FP), SI
+	MOVQ         pairs_len+80(FP), DI
+	MOVQ         touched_len+32(FP), R8
+	VMOVQ        R8, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         next+72(FP), SI
-	VMOVQ        SI, X3
+	MOVQ         next+96(FP), R8
+	VMOVQ        R8, X3
 	VPBROADCASTQ X3, Y3
-	MOVQ         $0x000000000000003f, SI
-	VMOVQ        SI, X4
+	MOVQ         $0x000000000000003f, R8
+	VMOVQ        R8, X4
 	VPBROADCASTQ X4, Y4
-	MOVQ         $0x0000000000000001, SI
-	VMOVQ        SI, X5
+	MOVQ         $0x0000000000000001, R8
+	VMOVQ        R8, X5
 	VPBROADCASTQ X5, Y5
-	MOVQ         $0x8000000000000000, SI
-	VMOVQ        SI, X5
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X5
 	VPBROADCASTQ X5, Y5
 	VPXOR        Y5, Y3, Y3
 	VMOVDQU      keeplanes<>+0(SB), Y6
-	XORQ         SI, SI
+	XORQ         R8, R8
 
 keepKeysAVX2_group:
-	CMPQ    SI, CX
+	CMPQ    R8, CX
 	JEQ     keepKeysAVX2_done
-	VMOVDQU (AX)(SI*8), Y7
+	VMOVDQU (AX)(R8*8), Y7
 
 	// The word indices of both boxes; stop before the gathers if one is outside touched.
 	VPSRLQ   $0x2e, Y7, Y8
@@ -8992,34 +8994,46 @@ keepKeysAVX2_group:
 	VPXOR      Y5, Y7, Y8
 	VPCMPGTQ   Y3, Y8, Y8
 	VPOR       Y8, Y1, Y1
-	VMOVMSKPD  Y1, DI
-	TESTL      DI, DI
+	VMOVMSKPD  Y1, R9
+	TESTL      R9, R9
 	JNZ        keepKeysAVX2_stop
-	VMOVDQU    Y7, (DX)(SI*8)
-	ADDQ       $0x04, SI
-	JMP        keepKeysAVX2_group
+	VMOVDQU    Y7, (DX)(R8*8)
+	TESTQ      DI, DI
+	JZ         keepKeysAVX2_group_pairs
+	VPSHUFD    $0xb1, Y7, Y7
+	VMOVDQU    Y7, (SI)(R8*8)
+
+keepKeysAVX2_group_pairs:
+	ADDQ $0x04, R8
+	JMP  keepKeysAVX2_group
 
 	// Copy the lanes before the first to stop at, and count them.
 keepKeysAVX2_stop:
-	LEAL         -1(DI), AX
-	NOTL         DI
-	ANDL         DI, AX
+	LEAL         -1(R9), AX
+	NOTL         R9
+	ANDL         R9, AX
 	VMOVD        AX, X0
 	VPBROADCASTQ X0, Y0
 	VPAND        Y6, Y0, Y0
 	VPCMPEQQ     Y6, Y0, Y0
-	VPMASKMOVQ   Y7, Y0, (DX)(SI*8)
-	POPCNTL      AX, AX
-	ADDQ         AX, SI
+	VPMASKMOVQ   Y7, Y0, (DX)(R8*8)
+	TESTQ        DI, DI
+	JZ           keepKeysAVX2_stop_pairs
+	VPSHUFD      $0xb1, Y7, Y1
+	VPMASKMOVQ   Y1, Y0, (SI)(R8*8)
+
+keepKeysAVX2_stop_pairs:
+	POPCNTL AX, AX
+	ADDQ    AX, R8
 
 keepKeysAVX2_done:
-	MOVQ SI, ret+80(FP)
+	MOVQ R8, ret+104(FP)
 	VZEROUPPER
 	RET
 
-// func keepKeysAVX512(prev []uint64, touched []uint64, cur []uint64, next uint64) int
+// func keepKeysAVX512(prev []uint64, touched []uint64, cur []uint64, pairs []uint32, next uint64) int
 // Requires: AVX, AVX512F, CMOV, POPCNT
-TEXT ·keepKeysAVX512(SB), NOSPLIT, $0-88
+TEXT ·keepKeysAVX512(SB), NOSPLIT, $0-112
 	MOVQ         prev_base+0(FP), AX
 	MOVQ         prev_len+8(FP), CX
 	MOVQ         cur_len+56(FP), DX
@@ -9028,24 +9042,26 @@ TEXT ·keepKeysAVX512(SB), NOSPLIT, $0-88
 	ANDQ         $-8, CX
 	MOVQ         cur_base+48(FP), DX
 	MOVQ         touched_base+24(FP), BX
-	MOVQ         touched_len+32(FP), SI
-	VMOVQ        SI, X0
+	MOVQ         pairs_base+72(FP), SI
+	MOVQ         pairs_len+80(FP), DI
+	MOVQ         touched_len+32(FP), R8
+	VMOVQ        R8, X0
 	VPBROADCASTQ X0, Z0
-	MOVQ         next+72(FP), SI
-	VMOVQ        SI, X3
+	MOVQ         next+96(FP), R8
+	VMOVQ        R8, X3
 	VPBROADCASTQ X3, Z3
-	MOVQ         $0x000000000000003f, SI
-	VMOVQ        SI, X4
+	MOVQ         $0x000000000000003f, R8
+	VMOVQ        R8, X4
 	VPBROADCASTQ X4, Z4
-	MOVQ         $0x0000000000000001, SI
-	VMOVQ        SI, X5
+	MOVQ         $0x0000000000000001, R8
+	VMOVQ        R8, X5
 	VPBROADCASTQ X5, Z5
-	XORQ         SI, SI
+	XORQ         R8, R8
 
 keepKeysAVX512_group:
-	CMPQ      SI, CX
+	CMPQ      R8, CX
 	JEQ       keepKeysAVX512_done
-	VMOVDQU64 (AX)(SI*8), Z6
+	VMOVDQU64 (AX)(R8*8), Z6
 
 	// The word indices of both boxes; stop before the gathers if one is outside touched.
 	VPSRLQ   $0x2e, Z6, Z7
@@ -9071,24 +9087,36 @@ keepKeysAVX512_group:
 	VPTESTMQ   Z5, Z1, K1
 	VPCMPUQ    $0x06, Z3, Z6, K3
 	KORW       K1, K3, K1
-	KMOVW      K1, DI
-	TESTL      DI, DI
+	KMOVW      K1, R9
+	TESTL      R9, R9
 	JNZ        keepKeysAVX512_stop
-	VMOVDQU64  Z6, (DX)(SI*8)
-	ADDQ       $0x08, SI
-	JMP        keepKeysAVX512_group
+	VMOVDQU64  Z6, (DX)(R8*8)
+	TESTQ      DI, DI
+	JZ         keepKeysAVX512_group_pairs
+	VPSHUFD    $0xb1, Z6, Z6
+	VMOVDQU64  Z6, (SI)(R8*8)
+
+keepKeysAVX512_group_pairs:
+	ADDQ $0x08, R8
+	JMP  keepKeysAVX512_group
 
 	// Copy the lanes before the first to stop at, and count them.
 keepKeysAVX512_stop:
-	LEAL      -1(DI), AX
-	NOTL      DI
-	ANDL      DI, AX
+	LEAL      -1(R9), AX
+	NOTL      R9
+	ANDL      R9, AX
 	KMOVW     AX, K1
-	VMOVDQU64 Z6, K1, (DX)(SI*8)
-	POPCNTL   AX, AX
-	ADDQ      AX, SI
+	VMOVDQU64 Z6, K1, (DX)(R8*8)
+	TESTQ     DI, DI
+	JZ        keepKeysAVX512_stop_pairs
+	VPSHUFD   $0xb1, Z6, Z0
+	VMOVDQU64 Z0, K1, (SI)(R8*8)
+
+keepKeysAVX512_stop_pairs:
+	POPCNTL AX, AX
+	ADDQ    AX, R8
 
 keepKeysAVX512_done:
-	MOVQ SI, ret+80(FP)
+	MOVQ R8, ret+104(FP)
 	VZEROUPPER
 	RET

@@ -23,6 +23,16 @@ func MoveChunk(n int) int {
 	return old
 }
 
+// KeepChunk sets the fewest pair keys keepAll gives a worker and returns
+// the value it replaces: tests with a few thousand pairs set a few
+// hundred, so that a step that moved few boxes keeps its pairs on several
+// workers, as one with millions of pairs does by default.
+func KeepChunk(n int) int {
+	old := keepChunk
+	keepChunk = n
+	return old
+}
+
 // MoveWorkers returns how many workers w's MoveBoxes of m boxes runs on.
 func MoveWorkers(w *World, m int) int { return w.moveWorkers(m) }
 

@@ -40,6 +40,7 @@ func TestFatSteps(t *testing.T) {
 				r := rand.New(rand.NewPCG(uint64(si), uint64(workers)))
 				world.SortAll(workers == 2)
 				defer world.SortAll(false)
+				splitKeeps(t)
 				pool := set.make(r, 500)
 				w, m := world.New(), &model{}
 				w.Workers = workers

@@ -150,9 +150,13 @@ func check(t *testing.T, w *world.World, m *model, r *rand.Rand, queries []obb.B
 	if before {
 		checkQueries(t, w, m, r, queries, what)
 	}
-	got := w.Pairs(nil)
 	want := m.pairs()
-	if !slices.Equal(got, want) {
+	dst := pairsDst(r, len(want))
+	got := w.Pairs(dst)
+	if !slices.Equal(got[:len(dst)], dst) {
+		t.Fatalf("%s: Pairs changed the %d pairs before its own", what, len(dst))
+	}
+	if got = got[len(dst):]; !slices.Equal(got, want) {
 		t.Fatalf("%s: Pairs: %d pairs, model %d; missing %v, extra %v", what, len(got), len(want), diff(want, got), diff(got, want))
 	}
 	m.began, m.ended, m.last = diff(want, m.last), diff(m.last, want), want
@@ -163,6 +167,23 @@ func check(t *testing.T, w *world.World, m *model, r *rand.Rand, queries []obb.B
 	if !before {
 		checkQueries(t, w, m, r, queries, what)
 	}
+}
+
+// pairsDst returns a slice for Pairs to append to: nil, or a few pairs
+// already there with spare room of garbage for none, some, all or more
+// than all of the n pairs it will append, which a step writes as it keeps
+// them.
+func pairsDst(r *rand.Rand, n int) []world.Pair {
+	if r.IntN(4) == 0 {
+		return nil
+	}
+	pre := r.IntN(3)
+	room := [...]int{0, r.IntN(n + 1), n, n + 1 + r.IntN(8)}[r.IntN(4)]
+	dst := make([]world.Pair, pre+room)
+	for i := range dst {
+		dst[i] = world.Pair{A: world.Handle(r.Uint32()), B: world.Handle(r.Uint32())}
+	}
+	return dst[:pre]
 }
 
 // checkEvents compares w's Events with the model's.
@@ -391,6 +412,7 @@ func runModel(t *testing.T, r *rand.Rand, pool []obb.Box, steps, workers int) {
 	t.Helper()
 	w, m := world.New(), &model{}
 	w.Workers = workers
+	splitKeeps(t)
 	for step := range steps {
 		switch op := r.IntN(20); {
 		case op < 6 || len(m.h) == 0:

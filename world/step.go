@@ -5,6 +5,7 @@ import (
 	mathbits "math/bits"
 	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/bound"
@@ -17,8 +18,9 @@ type stepper struct {
 	parts     []int       // where each worker's pairs start in found, then the end (sortFound)
 	mergers   int         // how many workers share a round of sortFound's merges
 	buckets   bucketState // sortFound's sort in buckets (sortbuckets.go)
-	out       []Pair      // the caller's slice, while copyPairs fills it from outStart on
+	out       []Pair      // the caller's slice, while copyPairs fills it from outStart+outFrom on
 	outStart  int
+	outFrom   int          // the pairs keep wrote to out
 	ev        []eventShare // each worker's events (events.go)
 	evOld     []uint64     // the keys events compares
 	evCur     []uint64
@@ -70,11 +72,12 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // Static, sorted by A then B, and returns the extended slice.
 //
 // The World remembers the pairs between calls, so a call costs a query for
-// each box inserted, moved or refiltered since the last one, plus two
-// sequential passes over the pairs, which the workers share (the
-// remembered ones are kept or dropped and merged with the new ones, then
-// copied to dst); Events, when asked, compares the changed boxes' pairs
-// only. A Static
+// each box inserted, moved or refiltered since the last one, plus a
+// sequential pass over the pairs: the remembered ones are kept or dropped
+// and merged with the new ones, and written to dst in the same pass as far
+// as dst's spare capacity goes (pairs = w.Pairs(pairs[:0]) gives it room
+// for the last call's pairs), the rest in a second pass; Events, when
+// asked, compares the changed boxes' pairs only. A Static
 // box that does not move costs nothing. When at least one Dynamic box in
 // eight changed, the call instead tests the pairs whose fat bounds meet,
 // which it keeps from step to step, and queries only the boxes that left
@@ -91,10 +94,15 @@ func (w *World) Pairs(dst []Pair) []Pair {
 		w.noteFat()
 	}
 	st.cur, st.dropped = st.cur[:0], st.dropped[:0]
+	start, written := len(dst), 0
 	if st.full {
 		st.cur, st.found = st.found, st.cur // the found pairs are all the pairs
 	} else {
+		// keep writes the pairs it keeps to dst's spare room too, as far as
+		// that goes, so copyPairs has only the rest to copy.
+		st.pairs, st.written = halves(dst[start:cap(dst)]), 0
 		w.keepAll()
+		written, st.pairs = st.written, nil
 	}
 	w.dirty.clear()
 	w.fat.unsure.clear()
@@ -111,21 +119,37 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	st.evPending, st.evWorkers = true, 0
 	st.prev, st.cur = st.cur, st.prev
 	st.room()
-	start := len(dst)
-	st.out = slices.Grow(dst, len(st.prev))[:start+len(st.prev)]
-	st.outStart = start
-	w.fanOut(w.workers(len(st.prev), pairChunk), (*World).copyPairs)
+	st.out = slices.Grow(dst[:start+written], len(st.prev)-written)[:start+len(st.prev)]
+	st.outStart, st.outFrom = start, written
+	if written < len(st.prev) {
+		w.fanOut(w.workers(len(st.prev)-written, pairChunk), (*World).copyPairs)
+	}
 	dst, st.out = st.out, nil
 	return dst
 }
 
-// copyPairs is worker k's share of the copy of the pairs into the caller's
-// slice: a pass over every pair, which a step of the RTS scene, nine pairs
-// a box, would otherwise make on the calling goroutine alone.
+// halves returns the memory of ps as each pair's two handles, A then B,
+// the layout in which batch.KeepKeys writes a key's halves.
+func halves(ps []Pair) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(ps))), 2*len(ps))
+}
+
+// A Pair is its two handles, A first, and nothing else.
+var (
+	_ [unsafe.Offsetof(Pair{}.B) - 4]byte
+	_ [unsafe.Sizeof(Pair{}) - 8]byte
+	_ [8 - unsafe.Sizeof(Pair{})]byte
+)
+
+// copyPairs is worker k's share of the copy into the caller's slice of
+// the pairs keep did not write there: all of a full step's, a pass over
+// every pair, which a step of the RTS scene, nine pairs a box, would
+// otherwise make on the calling goroutine alone.
 func (w *World) copyPairs(k int) {
 	st := &w.step
-	n := w.workers(len(st.prev), pairChunk)
-	a, b := k*len(st.prev)/n, (k+1)*len(st.prev)/n
+	left := len(st.prev) - st.outFrom
+	n := w.workers(left, pairChunk)
+	a, b := st.outFrom+k*left/n, st.outFrom+(k+1)*left/n
 	out := st.out[st.outStart+a : st.outStart+b]
 	for i, key := range st.prev[a:b] {
 		out[i] = pairOf(key)
@@ -154,31 +178,49 @@ type keeper struct {
 	prev, cur []uint64 // the last and the current pairs, as keys A<<32 | B, ascending
 	found     []uint64 // the pairs of the boxes marked dirty this step
 	dropped   []uint64 // the remembered pairs of those boxes
+
+	// The caller's spare room as halves (halves), or nil: keep writes
+	// each pair of cur there too, the first written of them, until the
+	// room ends.
+	pairs   []uint32
+	written int
 }
 
 // keep puts in kp.cur the remembered pairs that stand, neither box touched
 // (moved, refiltered, removed, or its slot reused), merged in order with
-// the found ones in the same pass, and in kp.dropped the others. The
-// bitset, an eighth of a byte a slot, stays in the cache where the slots
-// would not (BenchmarkWorldStep, scene=rts, moved=1%).
+// the found ones in the same pass, and in kp.dropped the others; with
+// kp.pairs, it writes the pairs of cur there too, as far as its room goes,
+// and their number to kp.written. The bitset, an eighth of a byte a slot,
+// stays in the cache where the slots would not (BenchmarkWorldStep,
+// scene=rts, moved=1%).
 //
 // Nearly every pair stands in a step that keep runs in, so batch.KeepKeys
 // copies them, 8 an instruction with AVX-512, and stops at the first pair
-// that needs more: one to drop, found keys to merge before it, or a full
-// cur.
+// that needs more: one to drop, found keys to merge before it, a full cur,
+// or the end of kp.pairs' room. Writing the caller's pairs in the same
+// pass saves copyPairs' pass over them, which read cur back from memory.
 func (kp *keeper) keep(touched []uint64) {
-	prev, found := kp.prev, kp.found
+	prev, found, pairs := kp.prev, kp.found, kp.pairs
 	cur := kp.cur[:cap(kp.cur)]
 	n, i, j := len(kp.cur), 0, 0
+	kp.written = 0
 	for {
 		next := uint64(math.MaxUint64) // above every key
 		if j < len(found) {
 			next = found[j]
 		}
-		m := batch.KeepKeys(prev[i:], touched, cur[n:], next)
+		end := len(cur)
+		if pairs != nil {
+			end = min(end, len(pairs)/2)
+		}
+		m := batch.KeepKeys(prev[i:], touched, cur[n:end], halvesFrom(pairs, n, end), next)
 		n += m
 		if i += m; i == len(prev) {
 			break
+		}
+		if pairs != nil && n == len(pairs)/2 { // the caller's room is full
+			kp.written, pairs = n, nil
+			continue
 		}
 		// The pairs of a box that moved lie together where it is the
 		// first box, and the found ones with them: drop and merge them all
@@ -197,6 +239,9 @@ func (kp *keeper) keep(touched []uint64) {
 		if j < len(found) && found[j] < k {
 			for ; j < len(found) && found[j] < k; j++ {
 				cur = append(cur[:n], found[j])
+				if pairs != nil && !putHalves(pairs, n, found[j]) {
+					kp.written, pairs = n, nil
+				}
 				n++
 			}
 			cur, moved = cur[:cap(cur)], true
@@ -206,7 +251,35 @@ func (kp *keeper) keep(touched []uint64) {
 			cur = cur[:cap(cur)]
 		}
 	}
-	kp.cur = append(cur[:n], found[j:]...)
+	for _, k := range found[j:] {
+		if pairs != nil && !putHalves(pairs, n, k) {
+			kp.written, pairs = n, nil
+		}
+		cur = append(cur[:n], k)
+		n++
+	}
+	if pairs != nil {
+		kp.written = n
+	}
+	kp.cur = cur[:n]
+}
+
+// halvesFrom returns pairs' room for pairs n to end, or nil without pairs.
+func halvesFrom(pairs []uint32, n, end int) []uint32 {
+	if pairs == nil {
+		return nil
+	}
+	return pairs[2*n : 2*end]
+}
+
+// putHalves writes key k's halves as pair n of pairs and reports whether
+// pairs had room for it.
+func putHalves(pairs []uint32, n int, k uint64) bool {
+	if 2*n+1 >= len(pairs) {
+		return false
+	}
+	pairs[2*n], pairs[2*n+1] = uint32(k>>32), uint32(k)
+	return true
 }
 
 // touchedPair reports whether the slot of either box of the pair key k

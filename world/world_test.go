@@ -113,6 +113,14 @@ func splitMoves(t *testing.T) {
 	t.Cleanup(func() { world.MoveChunk(old) })
 }
 
+// splitKeeps gives a worker of keepAll 256 pair keys for the rest of test
+// t, so that its steps that moved few boxes keep their pairs on several
+// workers.
+func splitKeeps(t *testing.T) {
+	old := world.KeepChunk(256)
+	t.Cleanup(func() { world.KeepChunk(old) })
+}
+
 // mustSplit fails test t unless w's MoveBoxes of m boxes runs on two
 // workers or more, as the test means it to.
 func mustSplit(t *testing.T, w *world.World, m int) {

@@ -14,11 +14,11 @@ var keepChunk = 1 << 21 // a variable for the tests (KeepChunk)
 // keepAll is keep on as many workers as Workers and the number of pairs
 // allow. keep is a pass over every remembered pair, so in a step that
 // moved few boxes of a world with many pairs it is the largest part of the
-// work, with the copy to the caller's slice (BenchmarkWorldStep,
-// world=rts, moved=1%, n=1000000). Each worker keeps a share of the remembered and
-// the found pairs, cut at keys as events cuts them (eventCut), in its own
-// lists; the shares of cur are then copied into place on the workers, and
-// those of dropped, a few, joined on the caller's.
+// work (BenchmarkWorldStep, world=rts, moved=1%). Each worker keeps a share
+// of the remembered and the found pairs, cut at keys as events cuts them
+// (eventCut), in its own lists; the shares of cur are then copied into
+// place, and into the caller's slice, on the workers, and those of
+// dropped, a few, joined on the caller's.
 func (w *World) keepAll() {
 	st := &w.step
 	n := w.workers(len(st.prev)+len(st.found), keepChunk)

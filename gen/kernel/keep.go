@@ -28,7 +28,11 @@ import (
 // above next. A group with no lane to stop at is stored whole; otherwise
 // the lanes below the first to stop at are stored with a mask (VMOVDQU64
 // with a K register, VPMASKMOVQ with a vector) and counted, and the
-// kernel returns. The groups lie inside both prev and cur.
+// kernel returns. The groups lie inside both prev and cur. When pairs is
+// not empty, each key stored is also stored there with its halves swapped
+// (VPSHUFD), high half first in memory, the layout of package world's
+// Pair, whole or masked as the keys are: the step writes the caller's
+// pairs in the same pass.
 //
 // Package world's step calls it once for each run of pairs between two
 // stops, a few dozen keys in the RTS scene with one box in a hundred

@@ -169,8 +169,9 @@ func pairKeys(recs []Record, keys []uint64, out []uint64) bool {
 	return true
 }
 
-// keepKeys copies whole groups of keys with the assembly and leaves the
-// group it stops at, and the keys past the last whole group, to Go.
+// keepKeys copies with the assembly up to the key it stops at, or up to a
+// group with a box outside touched, and leaves that key or group, and the
+// keys past the last whole group, to Go.
 func keepKeys(prev, touched, cur []uint64, pairs []uint32, next uint64) int {
 	m := 0
 	switch current.Load() {

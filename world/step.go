@@ -100,9 +100,9 @@ func (w *World) Pairs(dst []Pair) []Pair {
 	} else {
 		// keep writes the pairs it keeps to dst's spare room too, as far as
 		// that goes, so copyPairs has only the rest to copy.
-		st.pairs, st.written = halves(dst[start:cap(dst)]), 0
+		st.pairs = halves(dst[start:cap(dst)])
 		w.keepAll()
-		written, st.pairs = st.written, nil
+		written, st.pairs = min(len(st.cur), len(st.pairs)/2), nil
 	}
 	w.dirty.clear()
 	w.fat.unsure.clear()
@@ -180,17 +180,16 @@ type keeper struct {
 	dropped   []uint64 // the remembered pairs of those boxes
 
 	// The caller's spare room as halves (halves), or nil: keep writes
-	// each pair of cur there too, the first written of them, until the
-	// room ends.
-	pairs   []uint32
-	written int
+	// each pair of cur there too, until the room ends, so the first
+	// min(len(cur), len(pairs)/2) of them are there.
+	pairs []uint32
 }
 
 // keep puts in kp.cur the remembered pairs that stand, neither box touched
 // (moved, refiltered, removed, or its slot reused), merged in order with
 // the found ones in the same pass, and in kp.dropped the others; with
-// kp.pairs, it writes the pairs of cur there too, as far as its room goes,
-// and their number to kp.written. The bitset, an eighth of a byte a slot,
+// kp.pairs, it writes the pairs of cur there too, as far as its room goes.
+// The bitset, an eighth of a byte a slot,
 // stays in the cache where the slots would not (BenchmarkWorldStep,
 // scene=rts, moved=1%).
 //
@@ -203,7 +202,6 @@ func (kp *keeper) keep(touched []uint64) {
 	prev, found, pairs := kp.prev, kp.found, kp.pairs
 	cur := kp.cur[:cap(kp.cur)]
 	n, i, j := len(kp.cur), 0, 0
-	kp.written = 0
 	for {
 		next := uint64(math.MaxUint64) // above every key
 		if j < len(found) {
@@ -219,7 +217,7 @@ func (kp *keeper) keep(touched []uint64) {
 			break
 		}
 		if pairs != nil && n == len(pairs)/2 { // the caller's room is full
-			kp.written, pairs = n, nil
+			pairs = nil
 			continue
 		}
 		// The pairs of a box that moved lie together where it is the
@@ -240,7 +238,7 @@ func (kp *keeper) keep(touched []uint64) {
 			for ; j < len(found) && found[j] < k; j++ {
 				cur = append(cur[:n], found[j])
 				if pairs != nil && !putHalves(pairs, n, found[j]) {
-					kp.written, pairs = n, nil
+					pairs = nil
 				}
 				n++
 			}
@@ -253,13 +251,10 @@ func (kp *keeper) keep(touched []uint64) {
 	}
 	for _, k := range found[j:] {
 		if pairs != nil && !putHalves(pairs, n, k) {
-			kp.written, pairs = n, nil
+			pairs = nil
 		}
 		cur = append(cur[:n], k)
 		n++
-	}
-	if pairs != nil {
-		kp.written = n
 	}
 	kp.cur = cur[:n]
 }

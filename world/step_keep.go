@@ -41,7 +41,6 @@ func (w *World) keepAll() {
 		st.cur = make([]uint64, 0, total)
 	}
 	st.cur = st.cur[:total]
-	st.written = min(total, len(st.pairs)/2)
 	w.fanOut(n, (*World).placeShare)
 }
 

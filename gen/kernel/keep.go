@@ -173,10 +173,6 @@ func keepKernel(w width) {
 		VPCMPUQ(U8(6), next, keys, above) // key > next (not less or equal)
 		KORW(set, above, set)
 		KMOVW(set, stop)
-		TESTL(stop, stop)
-		JNZ(LabelRef(name + "_stop"))
-		VMOVDQU64(keys, Mem{Base: out, Index: i, Scale: 8})
-		storePairs(w, keys, halves, i, withPairs, nil, name+"_group_pairs")
 	} else {
 		VPAND(low6, sa, sa)
 		VPAND(low6, sb, sb)
@@ -189,11 +185,11 @@ func keepKernel(w width) {
 		VPCMPGTQ(next, flipped, flipped) // key > next
 		VPOR(flipped, wa, wa)
 		VMOVMSKPD(wa, stop)
-		TESTL(stop, stop)
-		JNZ(LabelRef(name + "_stop"))
-		VMOVDQU(keys, Mem{Base: out, Index: i, Scale: 8})
-		storePairs(w, keys, halves, i, withPairs, nil, name+"_group_pairs")
 	}
+	TESTL(stop, stop)
+	JNZ(LabelRef(name + "_stop"))
+	storeGroup(w, keys, Mem{Base: out, Index: i, Scale: 8}, nil)
+	storePairs(w, keys, halves, i, withPairs, nil, name+"_group_pairs")
 	ADDQ(U8(lanes), i)
 	JMP(LabelRef(name + "_group"))
 
@@ -203,20 +199,20 @@ func keepKernel(w width) {
 	LEAL(Mem{Base: stop, Disp: -1}, before)
 	NOTL(stop)
 	ANDL(stop, before) // the lanes below the lowest set bit
+	var prefix Register
 	if w.avx512 {
-		prefix := K()
+		prefix = K()
 		KMOVW(before, prefix)
-		VMOVDQU64(keys, prefix, Mem{Base: out, Index: i, Scale: 8})
-		storePairs(w, keys, halves, i, withPairs, prefix, name+"_stop_pairs")
 	} else {
-		x, prefix := XMM(), YMM()
+		x, lanes := XMM(), YMM()
 		VMOVD(before, x)
-		VPBROADCASTQ(x, prefix)
-		VPAND(laneBits, prefix, prefix)
-		VPCMPEQQ(laneBits, prefix, prefix)
-		VPMASKMOVQ(keys, prefix, Mem{Base: out, Index: i, Scale: 8})
-		storePairs(w, keys, halves, i, withPairs, prefix, name+"_stop_pairs")
+		VPBROADCASTQ(x, lanes)
+		VPAND(laneBits, lanes, lanes)
+		VPCMPEQQ(laneBits, lanes, lanes)
+		prefix = lanes
 	}
+	storeGroup(w, keys, Mem{Base: out, Index: i, Scale: 8}, prefix)
+	storePairs(w, keys, halves, i, withPairs, prefix, name+"_stop_pairs")
 	count := GP64()
 	POPCNTL(before, count.As32())
 	ADDQ(count, i)
@@ -236,18 +232,23 @@ func storePairs(w width, keys VecVirtual, pairs, i, withPairs Register, mask Reg
 	JZ(LabelRef(skip))
 	swapped := w.vec()
 	VPSHUFD(U8(0xb1), keys, swapped)
-	at := Mem{Base: pairs, Index: i, Scale: 8}
+	storeGroup(w, swapped, Mem{Base: pairs, Index: i, Scale: 8}, mask)
+	Label(skip)
+}
+
+// storeGroup stores a group of uint64 lanes at at: all of them, or with a
+// mask (a K register for AVX-512, a vector for AVX2) the lanes it has.
+func storeGroup(w width, v VecVirtual, at Mem, mask Register) {
 	switch {
 	case mask == nil && w.avx512:
-		VMOVDQU64(swapped, at)
+		VMOVDQU64(v, at)
 	case mask == nil:
-		VMOVDQU(swapped, at)
+		VMOVDQU(v, at)
 	case w.avx512:
-		VMOVDQU64(swapped, mask, at)
+		VMOVDQU64(v, mask, at)
 	default:
-		VPMASKMOVQ(swapped, mask, at)
+		VPMASKMOVQ(v, mask, at)
 	}
-	Label(skip)
 }
 
 // keepLanes is the bits 1, 2, 4 and 8 as four uint64 lanes: lane i of a

@@ -1,14 +1,15 @@
 package world
 
 // keepChunk is the fewest pair keys keepAll gives a worker. Spread over
-// workers, keep writes each share to a list of its own, which placeShare
-// then copies into place: a pass more than keep on one goroutine, which
-// writes cur and the caller's pairs in one. With two workers, on steps
-// that moved one box in a hundred, one worker was faster at 100,000 boxes
-// (about a million pairs: RTS 2,723 → 2,266 ns a moved box, mixed 2,311 →
-// 1,947) and two no slower at 1,000,000 (eight to eleven million pairs:
-// RTS 3,370 and 3,387, mixed 2,557 and 2,779; BenchmarkWorldStep,
-// moved=1%, workers=2).
+// workers, keep writes the first share into place and each other share to
+// a list of its own, which placeShare then copies into place: a pass more,
+// over all but the first share, than keep on one goroutine makes. With two
+// workers, on steps that moved one box in a hundred (BenchmarkWorldStep,
+// moved=1%, workers=2), one worker was faster at 100,000 boxes, about a
+// million pairs (RTS 2,261 → 2,205 ns a moved box, mixed 2,024 → 1,951,
+// against a chunk of 2^18), and two faster at 1,000,000, eight to eleven
+// million pairs (RTS 3,408 → 3,018, mixed 2,698 → 2,382, against a chunk
+// no step reaches).
 var keepChunk = 1 << 21 // a variable for the tests (KeepChunk)
 
 // keepAll is keep on as many workers as Workers and the number of pairs
@@ -16,9 +17,12 @@ var keepChunk = 1 << 21 // a variable for the tests (KeepChunk)
 // moved few boxes of a world with many pairs it is the largest part of the
 // work (BenchmarkWorldStep, world=rts, moved=1%). Each worker keeps a share
 // of the remembered and the found pairs, cut at keys as events cuts them
-// (eventCut), in its own lists; the shares of cur are then copied into
-// place, and into the caller's slice, on the workers, and those of
-// dropped, a few, joined on the caller's.
+// (eventCut). Where each share's pairs go in cur is known only when the
+// shares before it are done, so the first share alone is written into
+// place, cur and the caller's slice, as keep on one goroutine writes them;
+// the others go to lists of their own, which the workers then copy into
+// place, each an equal part of all of them. The shares of dropped, a few,
+// are joined on the caller's.
 func (w *World) keepAll() {
 	st := &w.step
 	n := w.workers(len(st.prev)+len(st.found), keepChunk)
@@ -30,22 +34,25 @@ func (w *World) keepAll() {
 		st.shares = append(st.shares, keeper{})
 	}
 	w.fanOut(n, (*World).keepShare)
-	st.keepAt = st.keepAt[:0]
-	total := 0
+	first := &st.shares[0]
+	st.cur, first.cur, first.pairs = first.cur, nil, nil // keep may have grown it
+	st.keepAt = append(st.keepAt[:0], 0)
+	total := len(st.cur)
 	for _, sh := range st.shares[:n] {
-		st.keepAt = append(st.keepAt, total)
 		total += len(sh.cur)
+		st.keepAt = append(st.keepAt, total)
 		st.dropped = append(st.dropped, sh.dropped...)
 	}
 	if cap(st.cur) < total {
-		st.cur = make([]uint64, 0, total)
+		st.cur = append(make([]uint64, 0, total), st.cur...)
 	}
 	st.cur = st.cur[:total]
 	w.fanOut(n, (*World).placeShare)
 }
 
 // keepShare is worker k's share of keepAll: the keys of st.prev and
-// st.found between the cuts k and k+1.
+// st.found between the cuts k and k+1. The first share is written into
+// st.cur and the caller's spare room, the others to the shares' own lists.
 func (w *World) keepShare(k int) {
 	st := &w.step
 	sh := &st.shares[k]
@@ -54,18 +61,37 @@ func (w *World) keepShare(k int) {
 	i1, j1 := eventCut(k+1, workers, st.prev, st.found)
 	sh.prev, sh.found = st.prev[i0:i1], st.found[j0:j1]
 	sh.cur, sh.dropped = sh.cur[:0], sh.dropped[:0]
+	if k == 0 {
+		sh.cur, sh.pairs = st.cur[:0], st.pairs
+	}
 	sh.keep(w.dirty.bits)
 	sh.prev, sh.found = nil, nil
 }
 
-// placeShare copies worker k's share of cur into place, and into the
-// caller's spare room (st.pairs) as far as that goes.
+// placeShare is worker k's part, of n, of the copy of the shares after the
+// first into place: the pairs of cur from keepAt[1] on, in n equal parts,
+// into cur and into the caller's spare room (st.pairs) as far as that
+// goes. A part can take the end of one share and the start of the next.
 func (w *World) placeShare(k int) {
 	st := &w.step
-	at, sh := st.keepAt[k], st.shares[k].cur
-	copy(st.cur[at:], sh)
-	pairs := st.pairs[min(2*at, len(st.pairs)):]
-	for i, key := range sh[:min(len(sh), len(pairs)/2)] {
-		pairs[2*i], pairs[2*i+1] = uint32(key>>32), uint32(key)
+	n := len(st.keepAt) - 1
+	from, to := st.keepAt[1], st.keepAt[n]
+	a, b := from+k*(to-from)/n, from+(k+1)*(to-from)/n
+	for s := 1; s < n && a < b; s++ {
+		at, end := st.keepAt[s], st.keepAt[s+1]
+		if a >= end {
+			continue
+		}
+		part := st.shares[s].cur[a-at : min(b, end)-at]
+		cur := st.cur[a : a+len(part)]
+		pairs := st.pairs[min(2*a, len(st.pairs)):]
+		m := min(len(part), len(pairs)/2)
+		pairs = pairs[:2*m]
+		for i, key := range part[:m] {
+			cur[i] = key
+			pairs[2*i], pairs[2*i+1] = uint32(key>>32), uint32(key)
+		}
+		copy(cur[m:], part[m:])
+		a += len(part)
 	}
 }

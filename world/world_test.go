@@ -113,11 +113,11 @@ func splitMoves(t *testing.T) {
 	t.Cleanup(func() { world.MoveChunk(old) })
 }
 
-// splitKeeps gives a worker of keepAll 256 pair keys for the rest of test
+// splitKeeps gives a worker of keepAll 64 pair keys for the rest of test
 // t, so that its steps that moved few boxes keep their pairs on several
 // workers.
 func splitKeeps(t *testing.T) {
-	old := world.KeepChunk(256)
+	old := world.KeepChunk(64)
 	t.Cleanup(func() { world.KeepChunk(old) })
 }
 

@@ -74,6 +74,7 @@ type fatState struct {
 	recs     []batch.Record // by slot: the boxes as of the last step that used the kernel
 	filters  []Filter       // and their filters
 	odd      int            // how many of filters are not DefaultFilter
+	oddParts []int          // each copyDirty worker's change to odd
 	copied   bool           // boxes and filters are those of the last step, which used the kernel
 	kernel   bool           // this step tests the candidates with batch.PairKeys
 	tests    []pairTest     // each worker's buffer for batch.PairKeys

@@ -16,13 +16,27 @@ import (
 // and checks after each step that the count of the filter column's
 // entries other than DefaultFilter is right, that the kernel's test ran
 // with every filter DefaultFilter (reading none) and with some not, and
-// that Pairs then matches brute force over the live boxes.
+// that Pairs then matches brute force over the live boxes. With two
+// workers, the moved boxes' records are copied on both (copyDirty).
 func TestFatOddFilters(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) { testFatOddFilters(t, workers) })
+	}
+}
+
+func testFatOddFilters(t *testing.T, workers int) {
+	old := smallMoveChunk
+	smallMoveChunk = 256
+	defer func() { smallMoveChunk = old }()
 	r := rand.New(rand.NewPCG(5, 9))
 	var b soa.Boxes
 	scene.RTS(r, 1000, &b)
 	w := New()
+	w.Workers = workers
 	hs := w.InsertBoxes(nil, &b, Dynamic, DefaultFilter)
+	if n := w.moveWorkers(len(hs)); n != workers {
+		t.Fatalf("the moved boxes' records are copied on %d workers, want %d", n, workers)
+	}
 	poses := [2]soa.Boxes{b, {}}
 	for i := range b.Len() {
 		x := b.At(i)

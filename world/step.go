@@ -27,6 +27,9 @@ type stepper struct {
 	evPending bool // Pairs left evOld and evCur for Events to compare
 	evWorkers int
 	shares    []keeper // each keepAll worker's share (step_keep.go)
+	joinAt    []int    // where each worker's found keys go in found (joinFound)
+	joinEx    []int    // how many of the extra found keys go before each worker's list ends
+	joinFrom  []uint64 // the extra found keys joinFound merges in
 	keepAt    []int    // where each share's cur starts in cur
 
 	full bool // this step recomputes every pair, cell by cell (cells.go)

@@ -156,7 +156,7 @@ func (w *World) testCandidates() {
 // moved=100%, the join timed in the step). Each list's place is known
 // beforehand, its length plus the keys of ex below its last, so the lists
 // are joined into place on as many workers as their keys allow
-// (pairChunk), each taking whole lists (joinShare).
+// (joinChunk), each taking whole lists (joinShare).
 func (w *World) joinFound(n int, ex []uint64) []uint64 {
 	st := &w.step
 	total := len(ex)
@@ -175,11 +175,15 @@ func (w *World) joinFound(n int, ex []uint64) []uint64 {
 	}
 	st.found = slices.Grow(st.found[:0], total)[:total]
 	st.joinFrom = ex
-	w.fanOut(min(n, w.workers(total, pairChunk)), (*World).joinShare)
+	w.fanOut(min(n, w.workers(total, joinChunk)), (*World).joinShare)
 	copy(st.found[st.joinAt[n]:], ex[st.joinEx[n]:])
 	st.joinFrom = nil
 	return st.found
 }
+
+// joinChunk is the fewest keys joinFound gives a worker: pairChunk, a
+// variable for the tests (TestJoinFound).
+var joinChunk = pairChunk
 
 // joinShare is worker k's part of joinFound, of m: lists k·n/m to
 // (k+1)·n/m - 1 of n, each merged with its keys of ex into its place in
@@ -187,7 +191,7 @@ func (w *World) joinFound(n int, ex []uint64) []uint64 {
 func (w *World) joinShare(k int) {
 	st := &w.step
 	n := len(st.joinAt) - 1
-	m := min(n, w.workers(len(st.found), pairChunk))
+	m := min(n, w.workers(len(st.found), joinChunk))
 	for j := k * n / m; j < (k+1)*n/m; j++ {
 		at, end := st.joinAt[j], st.joinAt[j+1]
 		joinSparse(st.found[at:at:end], st.wk[j], st.joinFrom[st.joinEx[j]:st.joinEx[j+1]])

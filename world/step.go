@@ -30,7 +30,7 @@ type stepper struct {
 	joinAt    []int    // where each worker's found keys go in found (joinFound)
 	joinEx    []int    // how many of the extra found keys go before each worker's list ends
 	joinFrom  []uint64 // the extra found keys joinFound merges in
-	keepAt    []int    // where each share's cur starts in cur
+	keepAt    []int    // where each share's pairs start in cur (the first's at 0), then the end
 
 	full bool // this step recomputes every pair, cell by cell (cells.go)
 

@@ -159,20 +159,20 @@ func (w *World) testCandidates() {
 // (joinChunk), each taking whole lists (joinShare).
 func (w *World) joinFound(n int, ex []uint64) []uint64 {
 	st := &w.step
-	total := len(ex)
 	st.joinAt = append(st.joinAt[:0], 0)
 	st.joinEx = append(st.joinEx[:0], 0)
+	keys, e := 0, 0 // the lists' keys so far, and the keys of ex below their last
 	for _, part := range st.wk[:n] {
-		total += len(part)
-		e := st.joinEx[len(st.joinEx)-1]
+		keys += len(part)
 		if len(part) > 0 {
-			// joinSparse merges in the keys of ex below part's last.
-			i, _ := slices.BinarySearch(ex, part[len(part)-1])
-			e = max(e, i)
+			// joinSparse merges in the keys of ex below part's last; the
+			// lists ascend one after the other, so e does too.
+			e, _ = slices.BinarySearch(ex, part[len(part)-1])
 		}
-		st.joinAt = append(st.joinAt, st.joinAt[len(st.joinAt)-1]+len(part)+e-st.joinEx[len(st.joinEx)-1])
+		st.joinAt = append(st.joinAt, keys+e)
 		st.joinEx = append(st.joinEx, e)
 	}
+	total := keys + len(ex)
 	st.found = slices.Grow(st.found[:0], total)[:total]
 	st.joinFrom = ex
 	w.fanOut(min(n, w.workers(total, joinChunk)), (*World).joinShare)
@@ -264,12 +264,6 @@ func (w *World) copyRecord(i int32) int {
 func (w *World) copyDirty() {
 	v := &w.fat
 	n := w.moveWorkers(len(w.dirty.list))
-	if n == 1 {
-		for _, i := range w.dirty.list {
-			w.copyBox(i)
-		}
-		return
-	}
 	v.oddParts = append(v.oddParts[:0], make([]int, n)...)
 	w.fanOut(n, (*World).copyShare)
 	for _, d := range v.oddParts {

@@ -233,6 +233,38 @@ func BenchmarkPairKernel(b *testing.B) {
 	}
 }
 
+// BenchmarkPairKeys is batch.PairKeys, the narrow phase of package world's
+// steps, on the same candidate lists as BenchmarkPairKernel: each pair a
+// key of two handles (index << 8, generation 0) and every box one 32-byte
+// record, loaded whole (avx2 and avx512; the lane test in Go with
+// generic).
+func BenchmarkPairKeys(b *testing.B) {
+	saved := kernel.Impl()
+	defer batch.Use(saved)
+	boxes, orders := filterScene(b)
+	recs := make([]batch.Record, boxes.Len())
+	for i := range recs {
+		recs[i].Set(boxes.At(i))
+	}
+	for _, order := range orders {
+		keys := make([]uint64, 0, len(order.list))
+		for _, p := range order.list {
+			keys = append(keys, uint64(p.I)<<40|uint64(p.J)<<8)
+		}
+		out := make([]uint64, kernel.Words(len(keys)))
+		for _, impl := range kernel.Impls() {
+			b.Run(fmt.Sprintf("order=%s/impl=%s/n=%d", order.name, impl, len(keys)), func(b *testing.B) {
+				batch.Use(impl)
+				b.ReportAllocs()
+				for b.Loop() {
+					batch.PairKeys(recs, keys, out)
+				}
+				reportPerPair(b, len(keys))
+			})
+		}
+	}
+}
+
 // reportPerPair reports ns and pairs/s per candidate pair of a list of n.
 func reportPerPair(b *testing.B, n int) {
 	perPair := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(n)

@@ -200,14 +200,14 @@ func (w *World) joinShare(k int) {
 
 // kernelShare: the candidates are tested with batch.PairKeys when there
 // are at least kernelShare of them a box, and with obb.Box.Overlaps on the
-// boxes' slots otherwise. The kernel gathers both boxes of eight pairs an
-// instruction from records by slot, which must be kept: every box moved
-// since the last step is copied there. On the RTS and mixed scenes, about
-// fourteen candidates a box, the kernel made the step 26% to 55% faster;
-// on the uniform scene, half a candidate a box, the copies cost more than
-// the kernel saved, and the step was 19% to 38% slower at 100,000 boxes
-// (BenchmarkWorldStep, moved=100%, move=each, workers=1, n=10000 and
-// 100000, single runs).
+// boxes' slots otherwise. The kernel tests eight pairs an instruction,
+// their boxes loaded from records by slot, which must be kept: every box
+// moved since the last step is copied there. On the RTS and mixed scenes,
+// about fourteen candidates a box, the kernel made the step 26% to 55%
+// faster; on the uniform scene, half a candidate a box, the copies cost
+// more than the kernel saved, and the step was 19% to 38% slower at
+// 100,000 boxes (BenchmarkWorldStep, moved=100%, move=each, workers=1,
+// n=10000 and 100000, single runs).
 const kernelShare = 2
 
 // chooseTest decides how this step tests the candidates and, for the
@@ -372,7 +372,7 @@ func b2u(b bool) uint8 {
 }
 
 // testKernel appends to found the candidates cand that overlap and whose
-// filters allow them, their boxes gathered from the records by
+// filters allow them, their boxes loaded from the records by
 // batch.PairKeys a chunk at a time, which takes the slots from the keys
 // as it loads them. A record holds a box's six fields in half a cache
 // line, where six columns by slot put them in six lines, each a miss in a

@@ -1,13 +1,14 @@
 // Command kernel writes obb2d's amd64 assembly kernels with avo (package
 // internal/batch): one query box against many, against a block of 16 or
 // against a group of 8, runs of boxes behind a reach test, the sweep over
-// a sorted set, the pair-list gathers, the contact manifolds of pairs, the
-// float64 reaches and bounds of many boxes, and the copy of a world step's
+// a sorted set, the tests of pair lists (boxes gathered from columns or
+// loaded from records), the contact manifolds of pairs, the float64
+// reaches and bounds of many boxes, and the copy of a world step's
 // standing pair keys. Each is generated from one width-parameterised
 // description, for AVX2 (8 float32 lanes in YMM registers) and AVX-512
 // (16 in ZMM registers, results in mask registers; the reaches and bounds
 // take half as many boxes, as float64 lanes, and the key copy 4 and 8
-// uint64 keys); the group kernel and the pair-list gathers are generated
+// uint64 keys); the group kernel and the pair-list kernels are generated
 // for AVX2 only, and the prefetch hint has no width.
 //
 // Regenerate from the repository's root with

@@ -21,12 +21,11 @@ import (
 // package world keeps them, one uint64 key a pair whose halves are the
 // boxes' indices shifted left by 8 (a handle's low byte is its
 // generation), and the boxes from one array of 32-byte records, each box's
-// six fields in one (batch.Record): the same shuffle splits 8 keys into
-// their high and low halves, a shift right by 8 gives the indices and one
-// left by 3 the records' offsets in floats. A box's six gathered fields
-// then come from one cache line, where six columns put them in six. This
-// kernel checks its records' indices itself (checkRecords); the Go caller
-// checks only the keys past its last whole group.
+// six fields in one (batch.Record), which it loads whole and transposes
+// into fields (recordFields): a box's fields come from one cache line,
+// where six columns put them in six. This kernel checks its records'
+// indices itself (checkRecords); the Go caller checks only the keys past
+// its last whole group.
 func pairKernel(keys bool) {
 	w := width{name: "AVX2", lanes: 8}
 	list, step := "ij", 16 // the list's elements per group of 8 pairs
@@ -72,27 +71,40 @@ func pairKernel(keys bool) {
 	}
 
 	Label("pairs")
+	var q query
+	if keys {
+		Comment("Second boxes to a stack group, read by the group test like columns.")
+		for c, f := range recordFields(base, ij, 0) {
+			VMOVUPS(f, onStack(c))
+		}
+		Comment("First boxes: eight query boxes, one per lane.")
+		f := recordFields(base, ij, 4)
+		q = query{cx: f[0], cy: f[1], ux: f[2], uy: f[3], hx: f[4], hy: f[5]}
+	} else {
+		q = gatherPairs(ij, base, onStack)
+	}
+	bits := group(w, q, abs, inMemory(onStack), "pairs", nil)
+	ADDQ(U32(64), ij)
+	SUBQ(U32(step), n)
+	addBits(bits, acc, shift, out, 8, "next")
+	Label("next")
+	TESTQ(n, n)
+	JNZ(LabelRef("pairs"))
+	storeLastWord(acc, shift, out)
+}
+
+// gatherPairs emits pairsAVX2's loads of the 8 pairs at ij: the second
+// boxes' fields gathered to the stack group at onStack, the first boxes'
+// into the query it returns.
+func gatherPairs(ij, base Register, onStack func(c int) Mem) query {
 	lo, hi, ia, jb := YMM(), YMM(), YMM(), YMM()
 	VMOVDQU(Mem{Base: ij}, lo)
 	VMOVDQU(Mem{Base: ij, Disp: 32}, hi)
-	if keys {
-		Comment("Split 8 keys into their high (first) and low (second) halves.")
-		VSHUFPS(U8(0xdd), hi, lo, ia) // per 128-bit lane: the high halves of lo's two keys, then hi's
-		VSHUFPS(U8(0x88), hi, lo, jb)
-	} else {
-		Comment("Split 8 interleaved pairs into the first and second indices.")
-		VSHUFPS(U8(0x88), hi, lo, ia) // per 128-bit lane: i of lo's two pairs, then hi's
-		VSHUFPS(U8(0xdd), hi, lo, jb)
-	}
+	Comment("Split 8 interleaved pairs into the first and second indices.")
+	VSHUFPS(U8(0x88), hi, lo, ia) // per 128-bit lane: i of lo's two pairs, then hi's
+	VSHUFPS(U8(0xdd), hi, lo, jb)
 	VPERMPD(U8(0xd8), ia, ia) // 64-bit chunks 0 2 1 3: back into pair order
 	VPERMPD(U8(0xd8), jb, jb)
-	if keys {
-		Comment("Drop the handles' generations, then to the records' offsets in floats.")
-		VPSRLD(U8(8), ia, ia)
-		VPSRLD(U8(8), jb, jb)
-		VPSLLD(U8(3), ia, ia)
-		VPSLLD(U8(3), jb, jb)
-	}
 
 	// gather loads field c (0 to 5: cx, cy, ux, uy, hx, hy) of the 8 boxes
 	// at idx: from column c of set (a or b), or from field c of the
@@ -102,13 +114,9 @@ func pairKernel(keys bool) {
 	// instructions cannot encode).
 	mask := YMM()
 	gather := func(set string, c int, idx, dst VecVirtual) {
-		at := Mem{Base: base, Disp: 4 * c, Index: idx, Scale: 4}
-		if !keys {
-			Load(Param(set+[6]string{"cx", "cy", "ux", "uy", "hx", "hy"}[c]).Base(), base)
-			at.Disp = 0
-		}
+		Load(Param(set+[6]string{"cx", "cy", "ux", "uy", "hx", "hy"}[c]).Base(), base)
 		VPCMPEQD(mask, mask, mask)
-		VGATHERDPS(mask, at, dst)
+		VGATHERDPS(mask, Mem{Base: base, Index: idx, Scale: 4}, dst)
 	}
 	Comment("Second boxes to a stack group, read by the group test like columns.")
 	t := YMM()
@@ -122,14 +130,65 @@ func pairKernel(keys bool) {
 		*reg = YMM()
 		gather("a", c, ia, *reg)
 	}
-	bits := group(w, q, abs, inMemory(onStack), "pairs", nil)
-	ADDQ(U32(64), ij)
-	SUBQ(U32(step), n)
-	addBits(bits, acc, shift, out, 8, "next")
-	Label("next")
-	TESTQ(n, n)
-	JNZ(LabelRef("pairs"))
-	storeLastWord(acc, shift, out)
+	return q
+}
+
+// recordFields emits the loads of the boxes that one half of each of the
+// 8 keys at keys names (half at byte 0 of a key: the second box; at 4: the
+// first), from the 32-byte records at base, and returns their six fields,
+// lane k the box of key k. A half's index is its value shifted right by 8
+// (a handle's low byte is its generation), and its record is at 32 times
+// that. Each record is two 16-byte loads, the first four fields and the
+// last two with the padding, boxes k and k+4 in one register's two
+// halves; two rounds of unpacks then turn four such registers into four
+// fields, and two into two, each lane's in key order. Loaded whole, a
+// record costs two loads and a shuffle a field where a gather read each
+// field of each box apart: 2.2 ns a pair, where twelve gathers of eight
+// took 3.8 (BenchmarkPairKeys, order=grouped, impl=avx2).
+func recordFields(base, keys Register, half int) [6]VecVirtual {
+	offset := func(k int) GPVirtual {
+		r := GP64()
+		MOVL(Mem{Base: keys, Disp: 8*k + half}, r.As32())
+		SHRL(U8(8), r.As32())
+		SHLL(U8(5), r.As32())
+		return r
+	}
+	// A broadcast writes the whole register (a load into its low half
+	// would leave the register allocator taking the high half as live);
+	// the insert then replaces the high half.
+	var lo, hi [4]VecVirtual
+	for k := range 4 {
+		a, b := offset(k), offset(k+4)
+		lo[k], hi[k] = YMM(), YMM()
+		VBROADCASTF128(Mem{Base: base, Index: a, Scale: 1}, lo[k])
+		VINSERTF128(U8(1), Mem{Base: base, Index: b, Scale: 1}, lo[k], lo[k])
+		VBROADCASTF128(Mem{Base: base, Index: a, Scale: 1, Disp: 16}, hi[k])
+		VINSERTF128(U8(1), Mem{Base: base, Index: b, Scale: 1, Disp: 16}, hi[k], hi[k])
+	}
+	// With box k's fields f0 to f3 in lo[k] (per 128-bit half):
+	// unpack low of lo[0], lo[1] is f0 of both, then f1 of both; of lo[2],
+	// lo[3] the same for boxes 2 and 3; the low 64 bits of each give f0
+	// of the four boxes, the high 64 bits f1. The same from the unpacks
+	// high gives f2 and f3, and from hi f4 and f5.
+	var f [6]VecVirtual
+	for i := range f {
+		f[i] = YMM()
+	}
+	t0, t1, t2, t3 := YMM(), YMM(), YMM(), YMM()
+	VUNPCKLPS(lo[1], lo[0], t0)
+	VUNPCKHPS(lo[1], lo[0], t1)
+	VUNPCKLPS(lo[3], lo[2], t2)
+	VUNPCKHPS(lo[3], lo[2], t3)
+	VUNPCKLPD(t2, t0, f[0])
+	VUNPCKHPD(t2, t0, f[1])
+	VUNPCKLPD(t3, t1, f[2])
+	VUNPCKHPD(t3, t1, f[3])
+	h0, h1 := YMM(), YMM()
+	VUNPCKLPS(hi[1], hi[0], h0)
+	VUNPCKLPS(hi[3], hi[2], h1)
+	VUNPCKLPD(h1, h0, f[4])
+	VUNPCKHPD(h1, h0, f[5])
+	return f
 }
 
 // checkRecords emits pairKeysAVX2's check of every record its n keys at

@@ -149,7 +149,7 @@ var (
 
 // pairKeys decides the pairs of keys into out, or returns false, having
 // written nothing, when an index is outside recs: whole groups of 8 with
-// the AVX2 gather kernel, which checks the indices of all of them first,
+// the AVX2 kernel, which checks the indices of all of them first,
 // as pairs does, and the rest through Go, checked before the kernel runs.
 func pairKeys(recs []Record, keys []uint64, out []uint64) bool {
 	n, whole := len(keys), 0

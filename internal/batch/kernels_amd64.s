@@ -1336,124 +1336,189 @@ checked:
 	MOVQ recs_base+0(FP), BX
 
 pairs:
-	VMOVDQU (AX), Y1
-	VMOVDQU 32(AX), Y2
-
-	// Split 8 keys into their high (first) and low (second) halves.
-	VSHUFPS $0xdd, Y2, Y1, Y10
-	VSHUFPS $0x88, Y2, Y1, Y1
-	VPERMPD $0xd8, Y10, Y10
-	VPERMPD $0xd8, Y1, Y1
-
-	// Drop the handles' generations, then to the records' offsets in floats.
-	VPSRLD $0x08, Y10, Y10
-	VPSRLD $0x08, Y1, Y1
-	VPSLLD $0x03, Y10, Y10
-	VPSLLD $0x03, Y1, Y1
-
 	// Second boxes to a stack group, read by the group test like columns.
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y1*4), Y3
-	VMOVUPS    Y3, (SP)
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 4(BX)(Y1*4), Y3
-	VMOVUPS    Y3, 32(SP)
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 8(BX)(Y1*4), Y3
-	VMOVUPS    Y3, 64(SP)
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 12(BX)(Y1*4), Y3
-	VMOVUPS    Y3, 96(SP)
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 16(BX)(Y1*4), Y3
-	VMOVUPS    Y3, 128(SP)
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 20(BX)(Y1*4), Y3
-	VMOVUPS    Y3, 160(SP)
+	MOVL           (AX), R8
+	SHRL           $0x08, R8
+	SHLL           $0x05, R8
+	MOVL           32(AX), R9
+	SHRL           $0x08, R9
+	SHLL           $0x05, R9
+	VBROADCASTF128 (BX)(R8*1), Y1
+	VINSERTF128    $0x01, (BX)(R9*1), Y1, Y1
+	VBROADCASTF128 16(BX)(R8*1), Y2
+	VINSERTF128    $0x01, 16(BX)(R9*1), Y2, Y2
+	MOVL           8(AX), R8
+	SHRL           $0x08, R8
+	SHLL           $0x05, R8
+	MOVL           40(AX), R9
+	SHRL           $0x08, R9
+	SHLL           $0x05, R9
+	VBROADCASTF128 (BX)(R8*1), Y3
+	VINSERTF128    $0x01, (BX)(R9*1), Y3, Y3
+	VBROADCASTF128 16(BX)(R8*1), Y4
+	VINSERTF128    $0x01, 16(BX)(R9*1), Y4, Y4
+	MOVL           16(AX), R8
+	SHRL           $0x08, R8
+	SHLL           $0x05, R8
+	MOVL           48(AX), R9
+	SHRL           $0x08, R9
+	SHLL           $0x05, R9
+	VBROADCASTF128 (BX)(R8*1), Y5
+	VINSERTF128    $0x01, (BX)(R9*1), Y5, Y5
+	VBROADCASTF128 16(BX)(R8*1), Y6
+	VINSERTF128    $0x01, 16(BX)(R9*1), Y6, Y6
+	MOVL           24(AX), R8
+	SHRL           $0x08, R8
+	SHLL           $0x05, R8
+	MOVL           56(AX), R9
+	SHRL           $0x08, R9
+	SHLL           $0x05, R9
+	VBROADCASTF128 (BX)(R8*1), Y7
+	VINSERTF128    $0x01, (BX)(R9*1), Y7, Y7
+	VBROADCASTF128 16(BX)(R8*1), Y8
+	VINSERTF128    $0x01, 16(BX)(R9*1), Y8, Y8
+	VUNPCKLPS      Y3, Y1, Y9
+	VUNPCKHPS      Y3, Y1, Y1
+	VUNPCKLPS      Y7, Y5, Y3
+	VUNPCKHPS      Y7, Y5, Y7
+	VUNPCKLPD      Y3, Y9, Y5
+	VUNPCKHPD      Y3, Y9, Y3
+	VUNPCKLPD      Y7, Y1, Y9
+	VUNPCKHPD      Y7, Y1, Y1
+	VUNPCKLPS      Y4, Y2, Y2
+	VUNPCKLPS      Y8, Y6, Y6
+	VUNPCKLPD      Y6, Y2, Y4
+	VUNPCKHPD      Y6, Y2, Y2
+	VMOVUPS        Y5, (SP)
+	VMOVUPS        Y3, 32(SP)
+	VMOVUPS        Y9, 64(SP)
+	VMOVUPS        Y1, 96(SP)
+	VMOVUPS        Y4, 128(SP)
+	VMOVUPS        Y2, 160(SP)
 
 	// First boxes: eight query boxes, one per lane.
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, (BX)(Y10*4), Y4
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 4(BX)(Y10*4), Y5
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 8(BX)(Y10*4), Y6
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 12(BX)(Y10*4), Y7
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 16(BX)(Y10*4), Y8
-	VPCMPEQD   Y2, Y2, Y2
-	VGATHERDPS Y2, 20(BX)(Y10*4), Y9
+	MOVL           4(AX), R8
+	SHRL           $0x08, R8
+	SHLL           $0x05, R8
+	MOVL           36(AX), R9
+	SHRL           $0x08, R9
+	SHLL           $0x05, R9
+	VBROADCASTF128 (BX)(R8*1), Y1
+	VINSERTF128    $0x01, (BX)(R9*1), Y1, Y1
+	VBROADCASTF128 16(BX)(R8*1), Y2
+	VINSERTF128    $0x01, 16(BX)(R9*1), Y2, Y2
+	MOVL           12(AX), R8
+	SHRL           $0x08, R8
+	SHLL           $0x05, R8
+	MOVL           44(AX), R9
+	SHRL           $0x08, R9
+	SHLL           $0x05, R9
+	VBROADCASTF128 (BX)(R8*1), Y3
+	VINSERTF128    $0x01, (BX)(R9*1), Y3, Y3
+	VBROADCASTF128 16(BX)(R8*1), Y4
+	VINSERTF128    $0x01, 16(BX)(R9*1), Y4, Y4
+	MOVL           20(AX), R8
+	SHRL           $0x08, R8
+	SHLL           $0x05, R8
+	MOVL           52(AX), R9
+	SHRL           $0x08, R9
+	SHLL           $0x05, R9
+	VBROADCASTF128 (BX)(R8*1), Y5
+	VINSERTF128    $0x01, (BX)(R9*1), Y5, Y5
+	VBROADCASTF128 16(BX)(R8*1), Y6
+	VINSERTF128    $0x01, 16(BX)(R9*1), Y6, Y6
+	MOVL           28(AX), R8
+	SHRL           $0x08, R8
+	SHLL           $0x05, R8
+	MOVL           60(AX), R9
+	SHRL           $0x08, R9
+	SHLL           $0x05, R9
+	VBROADCASTF128 (BX)(R8*1), Y7
+	VINSERTF128    $0x01, (BX)(R9*1), Y7, Y7
+	VBROADCASTF128 16(BX)(R8*1), Y8
+	VINSERTF128    $0x01, 16(BX)(R9*1), Y8, Y8
+	VUNPCKLPS      Y3, Y1, Y9
+	VUNPCKHPS      Y3, Y1, Y1
+	VUNPCKLPS      Y7, Y5, Y3
+	VUNPCKHPS      Y7, Y5, Y7
+	VUNPCKLPD      Y3, Y9, Y5
+	VUNPCKHPD      Y3, Y9, Y3
+	VUNPCKLPD      Y7, Y1, Y9
+	VUNPCKHPD      Y7, Y1, Y1
+	VUNPCKLPS      Y4, Y2, Y2
+	VUNPCKLPS      Y8, Y6, Y6
+	VUNPCKLPD      Y6, Y2, Y4
+	VUNPCKHPD      Y6, Y2, Y2
 
 	// dy = b.cy - a.cy
-	VMOVUPS 32(SP), Y1
-	VSUBPS  Y5, Y1, Y1
+	VMOVUPS 32(SP), Y6
+	VSUBPS  Y3, Y6, Y6
 
 	// dx = b.cx - a.cx
-	VMOVUPS (SP), Y2
-	VSUBPS  Y4, Y2, Y2
+	VMOVUPS (SP), Y3
+	VSUBPS  Y5, Y3, Y3
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
-	VMULPS 64(SP), Y6, Y11
-	VMULPS 96(SP), Y7, Y12
-	VADDPS Y12, Y11, Y10
-	VANDPS Y0, Y10, Y10
-	VMULPS 96(SP), Y6, Y11
-	VMULPS 64(SP), Y7, Y12
-	VSUBPS Y12, Y11, Y11
-	VANDPS Y0, Y11, Y11
+	VMULPS 64(SP), Y9, Y7
+	VMULPS 96(SP), Y1, Y8
+	VADDPS Y8, Y7, Y5
+	VANDPS Y0, Y5, Y5
+	VMULPS 96(SP), Y9, Y7
+	VMULPS 64(SP), Y1, Y8
+	VSUBPS Y8, Y7, Y7
+	VANDPS Y0, Y7, Y7
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Y6, Y2, Y12
-	VMULPS Y7, Y1, Y13
-	VADDPS Y13, Y12, Y12
-	VANDPS Y0, Y12, Y12
-	VMULPS 128(SP), Y10, Y13
-	VMULPS 160(SP), Y11, Y14
-	VADDPS Y14, Y13, Y13
-	VADDPS Y8, Y13, Y13
-	VCMPPS $0x12, Y13, Y12, Y12
+	VMULPS Y9, Y3, Y8
+	VMULPS Y1, Y6, Y10
+	VADDPS Y10, Y8, Y8
+	VANDPS Y0, Y8, Y8
+	VMULPS 128(SP), Y5, Y10
+	VMULPS 160(SP), Y7, Y11
+	VADDPS Y11, Y10, Y10
+	VADDPS Y4, Y10, Y10
+	VCMPPS $0x12, Y10, Y8, Y8
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Y6, Y1, Y13
-	VMULPS Y7, Y2, Y14
-	VSUBPS Y14, Y13, Y13
-	VANDPS Y0, Y13, Y13
-	VMULPS 128(SP), Y11, Y14
-	VMULPS 160(SP), Y10, Y15
-	VADDPS Y15, Y14, Y14
-	VADDPS Y9, Y14, Y14
-	VCMPPS $0x12, Y14, Y13, Y13
-	VANDPS Y13, Y12, Y12
+	VMULPS Y9, Y6, Y9
+	VMULPS Y1, Y3, Y1
+	VSUBPS Y1, Y9, Y9
+	VANDPS Y0, Y9, Y9
+	VMULPS 128(SP), Y7, Y1
+	VMULPS 160(SP), Y5, Y10
+	VADDPS Y10, Y1, Y1
+	VADDPS Y2, Y1, Y1
+	VCMPPS $0x12, Y1, Y9, Y1
+	VANDPS Y1, Y8, Y8
 
 	// Every lane separated already: the answer is 0 for the whole group.
-	VTESTPS Y12, Y12
+	VTESTPS Y8, Y8
 	JZ      skippairs
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS 64(SP), Y2, Y13
-	VMULPS 96(SP), Y1, Y14
-	VADDPS Y14, Y13, Y13
-	VANDPS Y0, Y13, Y13
-	VMULPS Y8, Y10, Y14
-	VMULPS Y9, Y11, Y15
-	VADDPS Y15, Y14, Y14
-	VADDPS 128(SP), Y14, Y14
-	VCMPPS $0x12, Y14, Y13, Y13
-	VANDPS Y13, Y12, Y12
+	VMULPS 64(SP), Y3, Y1
+	VMULPS 96(SP), Y6, Y9
+	VADDPS Y9, Y1, Y1
+	VANDPS Y0, Y1, Y1
+	VMULPS Y4, Y5, Y9
+	VMULPS Y2, Y7, Y10
+	VADDPS Y10, Y9, Y9
+	VADDPS 128(SP), Y9, Y9
+	VCMPPS $0x12, Y9, Y1, Y1
+	VANDPS Y1, Y8, Y8
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS    64(SP), Y1, Y1
-	VMULPS    96(SP), Y2, Y2
-	VSUBPS    Y2, Y1, Y1
+	VMULPS    64(SP), Y6, Y1
+	VMULPS    96(SP), Y3, Y3
+	VSUBPS    Y3, Y1, Y1
 	VANDPS    Y0, Y1, Y1
-	VMULPS    Y8, Y11, Y2
-	VMULPS    Y9, Y10, Y10
-	VADDPS    Y10, Y2, Y2
-	VADDPS    160(SP), Y2, Y2
-	VCMPPS    $0x12, Y2, Y1, Y1
-	VANDPS    Y1, Y12, Y12
-	VMOVMSKPS Y12, R8
+	VMULPS    Y4, Y7, Y3
+	VMULPS    Y2, Y5, Y2
+	VADDPS    Y2, Y3, Y3
+	VADDPS    160(SP), Y3, Y3
+	VCMPPS    $0x12, Y3, Y1, Y1
+	VANDPS    Y1, Y8, Y8
+	VMOVMSKPS Y8, R8
 	JMP       joinpairs
 
 skippairs:

@@ -89,7 +89,7 @@ func (w *World) compareKeys(k int) {
 // moved=100%, workers=1, n=10000 and 100000); where most pairs stand, as
 // on the mixed scene, the lanes pass over eight standing keys at a time
 // as one does, and the step is no different.
-func compareLanes(o0, c0 []uint64, b0, e0 []uint64, o1, c1 []uint64, b1, e1 []uint64) ([]uint64, []uint64, []uint64, []uint64) {
+func compareLanes(o0, c0, b0, e0, o1, c1, b1, e1 []uint64) ([]uint64, []uint64, []uint64, []uint64) {
 	for len(o0) > 0 && len(c0) > 0 && len(o1) > 0 && len(c1) > 0 {
 		m0, m1 := min(len(o0), len(c0), mergeRun), min(len(o1), len(c1), mergeRun)
 		nb0, ne0, nb1, ne1 := len(b0), len(e0), len(b1), len(e1)
@@ -118,7 +118,7 @@ func compareLanes(o0, c0 []uint64, b0, e0 []uint64, o1, c1 []uint64, b1, e1 []ui
 // world=rts, moved=100%). Rounds go in runs of at most mergeRun, with
 // room made for a run's output before it starts, so the lists need no
 // more than mergeRun keys of room beyond what they hold.
-func compareRuns(old, cur []uint64, began, ended []uint64) ([]uint64, []uint64) {
+func compareRuns(old, cur, began, ended []uint64) ([]uint64, []uint64) {
 	for len(old) > 0 && len(cur) > 0 {
 		// Each round consumes a key of old, or of cur, or of both, so
 		// in m rounds neither index passes m.

@@ -58,6 +58,7 @@ func FatStats(w *World) (steps, escapes int) { return w.fat.used, w.fat.escapes 
 // into the others.
 func FatExtra(w *World) (steps, merges int) { return w.fat.extras, w.fat.merges }
 
-// FatBuilds returns how many times w found every candidate, and how many
-// times it declined to for the last step's pairs.
-func FatBuilds(w *World) (builds, declined int) { return w.fat.builds, w.fat.declined }
+// FatHold makes w's full steps go without the sample's checks for a
+// million steps (skip, as after windows with many escapes) and then wait
+// the longest for a build (need).
+func FatHold(w *World) { w.fat.skip, w.fat.need = 1<<20, maxQuiet }

@@ -87,9 +87,8 @@ type fatState struct {
 	noisy            int // and with many
 	need             int // how many build calls for, less minQuiet
 	age              int // steps the candidates served since they were built
-	skip             int // full steps to go without sampling (sampleRest, scatterSkip)
+	skip             int // full steps to go without sampling (sampleRest)
 	builds           int // builds that found the candidates (tests)
-	declined         int // builds declined for the last step's pairs (tests)
 
 	used    int // steps served from the candidates (tests)
 	escapes int // boxes that escaped in them (tests)
@@ -152,9 +151,7 @@ func (w *World) fatPairs() bool {
 		if !w.sample() {
 			return false
 		}
-		if !w.build() {
-			return false
-		}
+		w.build()
 		v.used++
 		w.testCandidates()
 		return true
@@ -261,16 +258,18 @@ const maxGrow = 3
 // box whose own margin is less gets the margin that covers 99% of the
 // sample's, so that the boxes that were not sampled do not all escape in
 // the next steps and drop the candidates again. The largest would give
-// every box the margin of the fastest few. It reports whether the
-// candidates are in use: not when the last step's pairs (scatteredPairs)
-// or the candidates found (scattered) are too scattered to pay.
-func (w *World) build() bool {
+// every box the margin of the fastest few.
+//
+// The candidates are used in a world of any size, however far apart in
+// memory the two boxes of a candidate are: the kernel loads each box's
+// record whole (batch.PairKeys), and where the boxes were inserted in no
+// spatial order, so that each of those loads misses the caches, the step
+// served from the candidates still took 259 ns a box where the
+// cell-by-cell step took 458 (BenchmarkWorldStep, world=mixed,
+// moved=100%, workers=1, n=1000000), and 243 where it took 634 on the
+// RTS scene inserted in random order.
+func (w *World) build() {
 	v := &w.fat
-	if w.scatteredPairs() {
-		v.quiet, v.skip = 0, scatterSkip
-		v.declined++
-		return false
-	}
 	var hist [maxGrow + 1]int // the sampled boxes by growth
 	total := 0
 	for i := range w.slots {
@@ -302,16 +301,11 @@ func (w *World) build() bool {
 	w.buildCandidates()
 	v.builds++
 	v.quiet = 0
-	if w.scattered() {
-		v.skip = scatterSkip
-		return false
-	}
 	v.copied = false
 	w.chooseTest()
 	v.pending.clear()
 	v.age = 0
 	w.useFat(true)
-	return true
 }
 
 // dropFat forgets the candidates and the sample, for Clear: the slots
@@ -334,58 +328,6 @@ func (w *World) useFat(on bool) {
 		w.grids[k].keepFat = on
 	}
 }
-
-// scattered reports whether the candidates are too many and too scattered
-// over memory to pay in a large world: more than scatterShare a box whose
-// two slots lie more than nearSlots apart. Testing a candidate reads both
-// boxes; when the second one's slot is anywhere among millions, each read
-// misses every cache, and the cell-by-cell pass, which reads the boxes
-// packed in the order of their cells, is faster. The uniform scene at
-// 1,000,000 boxes, half a candidate a box, and the RTS scene, whose
-// boxes a caller inserts cluster by cluster so that neighbours have near
-// handles, gained 25% and 45%; the mixed scene, 22 candidates a box
-// between boxes inserted in no spatial order, took 41% longer
-// (BenchmarkWorldStep, moved=100%, workers=1, n=1000000).
-func (w *World) scattered() bool {
-	return w.large() && farKeys(w.fat.cand) > scatterShare*w.n
-}
-
-// scatteredPairs reports whether the pairs of the last step alone would
-// make the candidates scattered, so that build can decline before it finds
-// them. Every pair is a candidate, its boxes' bounds meeting, so where the
-// boxes have moved little since the last step, as they have when the
-// sample calls for a build, the candidates hold at least as many far
-// pairs. A build takes as long as several full steps, and one that
-// scattered then declined made a step ten times as long as the others
-// every scatterSkip steps: on the mixed scene at 1,000,000 boxes, one
-// worker, whose pairs are scattered too, 4,953 and 5,401 ms against about
-// 500 (BenchmarkWorldStep's mixed world and poses, MoveBoxes then Pairs,
-// its first eight steps timed one by one). The check costs a pass over
-// the pairs instead.
-func (w *World) scatteredPairs() bool {
-	return w.large() && farKeys(w.step.prev) > scatterShare*w.n
-}
-
-// farKeys returns how many of the keys join two slots more than nearSlots
-// apart.
-func farKeys(keys []uint64) int {
-	far := 0
-	for _, k := range keys {
-		if k>>40-uint64(uint32(k)>>8)+nearSlots > 2*nearSlots {
-			far++
-		}
-	}
-	return far
-}
-
-// nearSlots and scatterShare: see scattered. After scattered candidates,
-// scatterSkip full steps go cell by cell without the sample's checks,
-// which cost the mixed scene 2% of its step at 1,000,000 boxes.
-const (
-	nearSlots    = 1 << 14
-	scatterShare = 4
-	scatterSkip  = 1 << 10
-)
 
 // escaped reports whether slot i's box has left its fat bounds, or has
 // none: removed, inserted or moved out of the grid since they were made.

@@ -383,76 +383,40 @@ func TestFatEscapeAcross(t *testing.T) {
 	}
 }
 
-// TestFatScattered checks that a large world whose candidates join boxes
-// with slots far apart goes cell by cell (fat.go's scattered), and one
-// whose boxes were inserted in spatial order uses the candidates: the RTS
-// scene at 40,000 boxes, in its own order and shuffled, in large-world
-// mode. Pairs must be brute force's either way.
-func TestFatScattered(t *testing.T) {
+// TestFatFarSlots checks that a large world uses the candidates whether
+// its boxes were inserted in spatial order or shuffled, which puts the
+// two slots of most candidates far apart: the RTS scene at 40,000 boxes,
+// in its own order and shuffled, in large-world mode. Pairs must be brute
+// force's either way.
+func TestFatFarSlots(t *testing.T) {
 	ordered, shuffled := rtsOrders(40000)
 	world.SortAll(true)
 	defer world.SortAll(false)
-	if used := jitterSteps(t, world.New(), ordered); used == 0 {
-		t.Fatal("ordered: the candidates served no step")
-	}
-	if used := jitterSteps(t, world.New(), shuffled); used != 0 {
-		t.Fatalf("shuffled: the candidates served %d steps", used)
-	}
-}
-
-// TestFatScatteredPairs checks that a large world whose last step's pairs
-// alone join enough boxes with slots far apart declines to build the
-// candidates before it finds them (fat.go's scatteredPairs): the shuffled
-// RTS scene at 40,000 boxes, each inserted with nine boxes far away that
-// are then removed, so that its slots lie among 400,000 and nearly every
-// pair is far. The sample must call for a build, which must be declined
-// before it finds the candidates. Pairs must be brute force's.
-func TestFatScatteredPairs(t *testing.T) {
-	_, shuffled := rtsOrders(40000)
-	world.SortAll(true)
-	defer world.SortAll(false)
-	const spread = 10
-	var all soa.Boxes
-	for i := range shuffled.Len() {
-		all.Append(shuffled.At(i))
-		for k := range spread - 1 {
-			all.Append(obb.Box{Center: obb.Vec2{X: 1e6 + float32(k), Y: 1e6 + float32(i)}, Axis: obb.Vec2{X: 1}, Half: obb.Vec2{X: 0.1, Y: 0.1}})
+	for _, boxes := range []*soa.Boxes{ordered, shuffled} {
+		if used := jitterSteps(t, world.New(), boxes); used == 0 {
+			t.Fatalf("%d boxes, shuffled %v: the candidates served no step", boxes.Len(), boxes == shuffled)
 		}
-	}
-	w := world.New()
-	hs := w.InsertBoxes(nil, &all, world.Dynamic, world.DefaultFilter)
-	kept := make([]world.Handle, 0, shuffled.Len())
-	for i, h := range hs {
-		if i%spread == 0 {
-			kept = append(kept, h)
-		} else {
-			w.Remove(h)
-		}
-	}
-	if used := jitter(t, w, kept, shuffled); used != 0 {
-		t.Fatalf("the candidates served %d steps", used)
-	}
-	if built, declined := world.FatBuilds(w); built != 0 || declined == 0 {
-		t.Fatalf("the candidates were built %d times and declined %d times before a build", built, declined)
 	}
 }
 
 // TestFatClear checks that Clear forgets the state of the candidates: a
-// large world of scattered candidates (the shuffled scene of
-// TestFatScattered) stops sampling for many full steps, and after Clear
-// the same World, refilled in spatial order, must use the candidates
-// within a few steps, with Pairs brute force's throughout.
+// World held from sampling for many full steps and then from building
+// for many windows (FatHold) serves no step from the candidates, and after
+// Clear, refilled, must use them within a few steps, with Pairs brute
+// force's throughout.
 func TestFatClear(t *testing.T) {
-	ordered, shuffled := rtsOrders(40000)
+	ordered, _ := rtsOrders(40000)
 	world.SortAll(true)
 	defer world.SortAll(false)
 	w := world.New()
-	if used := jitterSteps(t, w, shuffled); used != 0 {
-		t.Fatalf("shuffled: the candidates served %d steps", used)
+	hs := w.InsertBoxes(nil, ordered, world.Dynamic, world.DefaultFilter)
+	world.FatHold(w)
+	if used := jitter(t, w, hs, ordered); used != 0 {
+		t.Fatalf("held: the candidates served %d steps", used)
 	}
 	w.Clear()
 	if used := jitterSteps(t, w, ordered); used == 0 {
-		t.Fatal("ordered, after Clear: the candidates served no step")
+		t.Fatal("after Clear: the candidates served no step")
 	}
 }
 

@@ -107,11 +107,10 @@ func gatherPairs(ij, base Register, onStack func(c int) Mem) query {
 	VPERMPD(U8(0xd8), jb, jb)
 
 	// gather loads field c (0 to 5: cx, cy, ux, uy, hx, hy) of the 8 boxes
-	// at idx: from column c of set (a or b), or from field c of the
-	// records. A gather clears its mask, so each one sets it to all ones
-	// again; one mask register serves all twelve (a fresh virtual register
-	// each time left the allocator reaching for Y16 and up, which VEX
-	// instructions cannot encode).
+	// at idx from column c of set (a or b). A gather clears its mask, so
+	// each one sets it to all ones again; one mask register serves all
+	// twelve (a fresh virtual register each time left the allocator
+	// reaching for Y16 and up, which VEX instructions cannot encode).
 	mask := YMM()
 	gather := func(set string, c int, idx, dst VecVirtual) {
 		Load(Param(set+[6]string{"cx", "cy", "ux", "uy", "hx", "hy"}[c]).Base(), base)
@@ -141,10 +140,10 @@ func gatherPairs(ij, base Register, onStack func(c int) Mem) query {
 // that. Each record is two 16-byte loads, the first four fields and the
 // last two with the padding, boxes k and k+4 in one register's two
 // halves; two rounds of unpacks then turn four such registers into four
-// fields, and two into two, each lane's in key order. Loaded whole, a
-// record costs two loads and a shuffle a field where a gather read each
-// field of each box apart: 2.2 ns a pair, where twelve gathers of eight
-// took 3.8 (BenchmarkPairKeys, order=grouped, impl=avx2).
+// fields, and two into two, each lane's in key order. The 16 records of
+// eight pairs then cost 32 loads and 24 unpacks where twelve gathers read
+// each field of each box apart: 2.2 ns a pair, where the gathers took 3.8
+// (BenchmarkPairKeys, order=grouped, impl=avx2).
 func recordFields(base, keys Register, half int) [6]VecVirtual {
 	offset := func(k int) GPVirtual {
 		r := GP64()

@@ -88,7 +88,6 @@ type fatState struct {
 	need             int // how many build calls for, less minQuiet
 	age              int // steps the candidates served since they were built
 	skip             int // full steps to go without sampling (sampleRest)
-	builds           int // builds that found the candidates (tests)
 
 	used    int // steps served from the candidates (tests)
 	escapes int // boxes that escaped in them (tests)
@@ -299,7 +298,6 @@ func (w *World) build() {
 		w.refit(int32(i))
 	}
 	w.buildCandidates()
-	v.builds++
 	v.quiet = 0
 	v.copied = false
 	w.chooseTest()

@@ -40,9 +40,10 @@ import (
 // larger half side of its bounds) and doubles, up to a half, each time the
 // box escapes, so a box that jitters stops escaping and one that travels
 // escapes every few steps. When more than one Dynamic box in escapeShare
-// escapes in a step, the candidates are dropped and full steps go cell by
-// cell (cells.go). A sample of the boxes then keeps fat bounds, and the
-// candidates are built again when few of it escape for a while.
+// escapes a step, on a moving average, the candidates are dropped and full
+// steps go cell by cell (cells.go). A sample of the boxes then keeps fat
+// bounds, and the candidates are built again when few of it escape for a
+// while.
 
 // fatBox is a box's fat bounds, with the handle they were made
 // for and the margin they were grown by: half the box's width times 2ᵏ/16
@@ -83,11 +84,13 @@ type fatState struct {
 	// fat bounds: how many of those the full steps checked and found
 	// escaped.
 	checked, escaped int
-	quiet            int // windows of the sample in a row with few escapes
-	noisy            int // and with many
-	need             int // how many build calls for, less minQuiet
-	age              int // steps the candidates served since they were built
-	skip             int // full steps to go without sampling (sampleRest)
+	quiet            int  // windows of the sample in a row with few escapes
+	noisy            int  // and with many
+	need             int  // how many build calls for, less minQuiet
+	age              int  // steps the candidates served since they were built
+	rate             int  // four times the escapes a step, a moving average (escapeShare)
+	skip             int  // full steps to go without sampling (sampleRest)
+	rested           bool // the sample's boxes moved in steps that did not check them
 
 	used    int // steps served from the candidates (tests)
 	escapes int // boxes that escaped in them (tests)
@@ -96,23 +99,36 @@ type fatState struct {
 }
 
 // escapeShare: a step drops the candidates when more than one Dynamic box
-// in escapeShare escaped. On the uniform scene at 100,000 boxes an escaped
-// box's query and refit took about 650 ns, the cell-by-cell step about 50
-// ns a box and the candidates' test about 10: the queries of one box in 32
-// take half of what the candidates save.
+// in escapeShare escapes a step on average, each step's count weighing a
+// quarter (rate): a step where one in 8 escapes drops them at once, and a
+// burst below that, such as the steps where boxes that travel turn back,
+// does not. The sample calls for a build when no more than one of its
+// boxes in escapeShare escaped (sample). A step served from the
+// candidates costs about a + b·e a box for e escapes a box, the escaped
+// boxes' queries and the merges they bring; on boxes that travel
+// (BenchmarkWorldDrift's motion at 0.01 to 0.1 a step, 100,000 boxes, one
+// worker, each kind of step forced), a + b·e was 55 + 680e ns on the
+// uniform scene, 148 + 3,290e on the RTS scene and 184 + 6,000e on the
+// mixed one, where the cell-by-cell step took 114, 490 and 430 ns: they
+// break even at one escape a box in 11, 10 and 24. With two workers, which
+// share the cell-by-cell step but not the queries, at one in 23, 18 and
+// 40.
 const escapeShare = 32
 
 // sampleRest: after more windows of the sample in a row with many escapes
 // than its margins take to grow to their largest, that many full steps go
 // without the sample's checks, which cost a world of boxes that travel 5%
-// of its steps (BenchmarkWorldDrift).
+// of its steps (BenchmarkWorldDrift). The first check after them counts
+// nothing (rested): the sampled boxes moved in the steps without checks,
+// and a box that travels would then escape for four steps' motion at once;
+// counted, those escapes found the sample noisy after every rest, and the
+// RTS scene's boxes at 0.01 a step never had their candidates built again.
 const sampleRest = 3
 
 // sampleMin: while the candidates are dropped, the sampled slots keep fat
 // bounds, at the cost of a check a sixteenth of the boxes a full step, and
 // the candidates are built again when at least sampleMin of them were
-// checked since the last decision and at most half as many escaped as would
-// drop the candidates.
+// checked since the last decision and at most one in escapeShare escaped.
 const sampleMin = 64
 
 // A build takes as long as a few full steps (BenchmarkWorldDrift), so it
@@ -145,6 +161,7 @@ func (w *World) fatPairs() bool {
 	if !v.valid {
 		if v.skip > 0 {
 			v.skip--
+			v.rested = true
 			return false
 		}
 		if !w.sample() {
@@ -176,7 +193,7 @@ func (w *World) fatPairs() bool {
 			f.grow = min(f.grow+1, maxGrow)
 		}
 	}
-	if len(v.esc)*escapeShare > w.dynamic {
+	if v.rate = v.rate - v.rate/4 + len(v.esc); v.rate*escapeShare > 4*w.dynamic {
 		w.useFat(false)
 		v.checked, v.escaped, v.quiet, v.noisy = 0, 0, 0, 0
 		if v.age < keepAge {
@@ -220,7 +237,7 @@ func (w *World) sample() bool {
 			continue
 		}
 		s, f := &w.slots[i], &v.box[i]
-		had := s.live && f.h == makeHandle(i, s.gen)
+		had := s.live && f.h == makeHandle(i, s.gen) && !v.rested
 		if had {
 			v.checked++
 		}
@@ -232,11 +249,12 @@ func (w *World) sample() bool {
 			w.refit(i)
 		}
 	}
+	v.rested = false
 	if v.checked < sampleMin {
 		return false
 	}
 	v.quiet++
-	if v.escaped*escapeShare*2 > v.checked {
+	if v.escaped*escapeShare > v.checked {
 		v.quiet = 0
 		if v.noisy++; v.noisy > maxGrow {
 			v.skip = sampleRest
@@ -302,7 +320,7 @@ func (w *World) build() {
 	v.copied = false
 	w.chooseTest()
 	v.pending.clear()
-	v.age = 0
+	v.age, v.rate = 0, 0
 	w.useFat(true)
 }
 
@@ -314,7 +332,8 @@ func (w *World) dropFat() {
 	v.cand, v.extra = v.cand[:0], v.extra[:0]
 	v.dead.clear()
 	v.pending.clear()
-	v.checked, v.escaped, v.quiet, v.noisy, v.need, v.skip = 0, 0, 0, 0, 0, 0
+	v.checked, v.escaped, v.quiet, v.noisy, v.need, v.skip, v.rate = 0, 0, 0, 0, 0, 0, 0
+	v.rested = false
 }
 
 // useFat records whether the candidates are in use, and so whether the

@@ -463,3 +463,77 @@ func jitter(t *testing.T, w *world.World, hs []world.Handle, boxes *soa.Boxes) i
 	used, _ := world.FatStats(w)
 	return used - before
 }
+
+// TestFatEscapeRate checks when the candidates are built and dropped for
+// boxes that escape at a steady rate: 4,800 boxes in a grid, every one
+// moved each step. First every box travels 0.4 a step, more than its
+// largest margin, for 16 steps, so that the sample finds every box
+// escaping and rests (sampleRest). Then the boxes hop by 1.1 in 36 groups,
+// one group a step: 2.8% of the boxes escape a step, fewer than one in
+// escapeShare, so the candidates must be built and then serve the steps.
+// The sample must not count the hops of the steps it rested for, four
+// groups in its first window, which would find it noisy and rest again.
+// Then, with the candidates in use, after 8 steps without hops, one step
+// where a box in 16 hops must still be served from them (the moving
+// average of the escapes decides, not one step's count), and two where one
+// in 4 hops must not both be.
+// Every step's pairs are checked against pairs.Finder.All.
+func TestFatEscapeRate(t *testing.T) {
+	const side, groups = 80, 36
+	n := side * 60
+	var now soa.Boxes
+	for i := range n {
+		now.Append(obb.New(obb.Vec2{X: float32(i%side) * 1.5, Y: float32(i/side) * 1.5}, 1, 1, 0))
+	}
+	w := world.New()
+	hs := w.InsertBoxes(nil, &now, world.Dynamic, world.DefaultFilter)
+	var f pairs.Finder
+	step := func(dx func(i int) float32) bool {
+		for i := range n {
+			now.CX[i] += dx(i)
+		}
+		before, _ := world.FatStats(w)
+		w.MoveBoxes(hs, &now)
+		got := w.Pairs(nil)
+		var want []world.Pair
+		for _, p := range f.All(nil, &now) {
+			want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d pairs, brute force %d; missing %v", len(got), len(want), diff(want, got))
+		}
+		after, _ := world.FatStats(w)
+		return after > before
+	}
+	hop := func(k int) func(int) float32 {
+		return func(i int) float32 { return float32(b2f(i%k == 0)) * 1.1 }
+	}
+	for range 16 {
+		step(func(int) float32 { return 0.4 })
+	}
+	served := 0
+	for s := range 200 {
+		if step(func(i int) float32 { return float32(b2f(i%groups == s%groups)) * 1.1 }) && s >= 100 {
+			served++
+		}
+	}
+	if served < 95 {
+		t.Fatalf("with one box in %d escaping a step, the candidates served %d of the last 100 steps", groups, served)
+	}
+	for range 8 {
+		step(func(int) float32 { return 0 })
+	}
+	if !step(hop(16)) {
+		t.Fatal("one step where a box in 16 escaped dropped the candidates")
+	}
+	if step(hop(4)) && step(hop(4)) {
+		t.Fatal("two steps where a box in 4 escaped were served from the candidates")
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -349,16 +349,19 @@ func BenchmarkWorldDrift(b *testing.B) {
 		for _, n := range worldSizes()[:2] {
 			boxes := worldScene(sc.name, sc.make, n)
 			for _, speed := range []float64{0.01, 0.03, 0.1, 0.3} {
-				name := fmt.Sprintf("world=%s/speed=%g/workers=1/n=%d", sc.name, speed, n)
-				b.Run(name, func(b *testing.B) { benchDrift(b, boxes, float32(speed)) })
+				for _, workers := range []int{1, 2} {
+					name := fmt.Sprintf("world=%s/speed=%g/workers=%d/n=%d", sc.name, speed, workers, n)
+					b.Run(name, func(b *testing.B) { benchDrift(b, boxes, float32(speed), workers) })
+				}
 			}
 		}
 	}
 }
 
-func benchDrift(b *testing.B, boxes *soa.Boxes, speed float32) {
+func benchDrift(b *testing.B, boxes *soa.Boxes, speed float32, workers int) {
 	n := boxes.Len()
 	w := world.New()
+	w.Workers = workers
 	hs := w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
 	r := rand.New(rand.NewPCG(1, 2))
 	at := *boxes

@@ -63,6 +63,7 @@ type fatState struct {
 	exFound  []uint64       // the keys of extra the candidates' test found
 	dead     slotSet        // the boxes escaped since then, whose keys in cand are stale
 	fresh    []uint64       // the escaped boxes' new candidates
+	gat      gathering      // gather's workers' lists
 	spare    []uint64       // cand's other buffer
 	sortBuf  []uint64       // sortKeys' other buffer for fresh
 	esc      []int32        // the slots that escaped this step

@@ -3,7 +3,7 @@ package world
 import "slices"
 
 // refreshFat gives the escaped boxes new fat bounds and finds their new
-// candidates. While the candidates are tested by the kernel, those join
+// candidates, the queries on the workers (gather). While the candidates are tested by the kernel, those join
 // extra, the candidates found since the last merge, and the escaped boxes
 // become dead: their keys in cand are stale, and the candidates' test
 // skips them (testCandidates). Otherwise, and when extra outgrows the
@@ -31,12 +31,13 @@ func (w *World) refreshFat() {
 	for _, i := range v.esc {
 		w.refit(i)
 	}
-	fresh := v.fresh[:0]
-	for _, i := range v.esc {
-		if f := &v.box[i]; f.h != 0 {
-			fresh = w.fatQuery(fresh, i, f)
+	fresh := w.gather(len(v.esc), escapeRun, func(w *World, dst []uint64, j int) []uint64 {
+		i := w.fat.esc[j]
+		if f := &w.fat.box[i]; f.h != 0 {
+			return w.fatQuery(dst, i, f)
 		}
-	}
+		return dst
+	})
 	fresh, v.sortBuf = sortKeys(fresh, v.sortBuf, len(w.slots))
 	v.fresh = fresh
 	if v.kernel && len(v.extra)+len(fresh) <= cap(v.extraBuf) {
@@ -56,6 +57,11 @@ func (w *World) refreshFat() {
 		v.escBits[i>>6] = 0
 	}
 }
+
+// escapeRun is how many escaped boxes' queries a worker of refreshFat
+// takes at a time, and the fewest it is given: an escaped box cost a step
+// 680 ns to 6 µs on the scenes at 100,000 boxes (escapeShare).
+const escapeRun = 64
 
 // mergeExtra folds extra into cand: the keys of cand with no dead box,
 // merged with extra. The dead boxes get their columns back

@@ -122,11 +122,18 @@ func (w *World) cellCandidates(dst []uint64, k Kind, c int) []uint64 {
 					if ob[0][x] > hi.X || lo.X > ob[2][x] || ob[1][x] > hi.Y || lo.Y > ob[3][x] {
 						continue
 					}
-					hx := blk.h[x]
+					hx, x0, y0, x1, y1 := blk.h[x], ob[0][x], ob[1][x], ob[2][x], ob[3][x]
 					for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+						// The list doubles when it grows: append's steps of
+						// a quarter copied it for about a second of the
+						// first build of the RTS scene's 1,000,000 boxes, a
+						// step of 3.2 to 4.2 s on one worker.
 						own, fb := &g.blocks[b], &g.fat[b]
+						if cap(dst)-len(dst) < blockLanes {
+							dst = slices.Grow(dst, max(len(dst), blockLanes))
+						}
 						for a := range own.n {
-							if own.h[a] < hx && ob[0][x] <= fb[2][a] && fb[0][a] <= ob[2][x] && ob[1][x] <= fb[3][a] && fb[1][a] <= ob[3][x] {
+							if own.h[a] < hx && x0 <= fb[2][a] && fb[0][a] <= x1 && y0 <= fb[3][a] && fb[1][a] <= y1 {
 								dst = append(dst, key(own.h[a], hx))
 							}
 						}

@@ -42,12 +42,13 @@
 // pairs stand. When many boxes moved, it tests the candidates it keeps, the
 // pairs whose fat bounds (the boxes' bounds grown by a margin, as in
 // Box2D's dynamic tree) meet, and finds new candidates only for the boxes
-// that left their fat bounds; when too many of those do, it recomputes
-// every pair cell by cell. MoveBoxes moves many boxes in one call, on
-// several goroutines, and writes them block by block rather than in the
-// caller's order when there are many or the world is large. In a large
-// world, Move too leaves the writing of its box's block to the next
-// question or Pairs, which writes the blocks of all the Moves since
+// that left their fat bounds; when more than one box in 32 a step does, on
+// average over the last steps, it recomputes every pair cell by cell until
+// a sample of the boxes shows few leaving. MoveBoxes moves many boxes in
+// one call, on several goroutines, and writes them block by block rather
+// than in the caller's order when there are many or the world is large. In
+// a large world, Move too leaves the writing of its box's block to the
+// next question or Pairs, which writes the blocks of all the Moves since
 // together. On Linux, the arrays of 4 MiB or more that questions read at
 // scattered places (the blocks, their fat bounds, the tiles and the boxes'
 // slots) ask for transparent huge pages where the system gives them only on

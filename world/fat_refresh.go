@@ -3,9 +3,9 @@ package world
 import "slices"
 
 // refreshFat gives the escaped boxes new fat bounds and finds their new
-// candidates, the queries on the workers (gather). While the candidates are tested by the kernel, those join
-// extra, the candidates found since the last merge, and the escaped boxes
-// become dead: their keys in cand are stale, and the candidates' test
+// candidates, the queries on the workers (gather). While the candidates
+// are tested by the kernel, those join extra, the candidates found since
+// the last merge, and the escaped boxes become dead: their keys in cand are stale, and the candidates' test
 // skips them (testCandidates). Otherwise, and when extra outgrows the
 // room setCand gave it, a sixteenth of cand's, extra and the new
 // candidates are merged into cand.

@@ -505,15 +505,21 @@ func TestFatEscapeRate(t *testing.T) {
 		after, _ := world.FatStats(w)
 		return after > before
 	}
-	hop := func(k int) func(int) float32 {
-		return func(i int) float32 { return float32(b2f(i%k == 0)) * 1.1 }
+	// hop moves by 1.1 the boxes i with i%k == r.
+	hop := func(k, r int) func(int) float32 {
+		return func(i int) float32 {
+			if i%k == r {
+				return 1.1
+			}
+			return 0
+		}
 	}
 	for range 16 {
 		step(func(int) float32 { return 0.4 })
 	}
 	served := 0
 	for s := range 200 {
-		if step(func(i int) float32 { return float32(b2f(i%groups == s%groups)) * 1.1 }) && s >= 100 {
+		if step(hop(groups, s%groups)) && s >= 100 {
 			served++
 		}
 	}
@@ -523,17 +529,10 @@ func TestFatEscapeRate(t *testing.T) {
 	for range 8 {
 		step(func(int) float32 { return 0 })
 	}
-	if !step(hop(16)) {
+	if !step(hop(16, 0)) {
 		t.Fatal("one step where a box in 16 escaped dropped the candidates")
 	}
-	if step(hop(4)) && step(hop(4)) {
+	if step(hop(4, 0)) && step(hop(4, 0)) {
 		t.Fatal("two steps where a box in 4 escaped were served from the candidates")
 	}
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -163,12 +163,8 @@ func (w *World) fatQuery(dst []uint64, i int32, f *fatBox) []uint64 {
 		g := &w.grids[k]
 		for _, lv := range g.levels {
 			g.visitFar(lv, f.lo, f.hi, g.fatWidth[int(lv)-minLevel], func(blk *block) bool {
-				fb := &g.fat[g.indexOf(blk)]
-				for lane := range blk.n {
-					if fb[0][lane] > f.hi.X || f.lo.X > fb[2][lane] || fb[1][lane] > f.hi.Y || f.lo.Y > fb[3][lane] {
-						continue
-					}
-					x := blk.h[lane]
+				for m := meets(&g.fat[g.indexOf(blk)], blk.n, f.lo, f.hi); m != 0; m &= m - 1 {
+					x := blk.h[mathbits.TrailingZeros32(m)]
 					if j := int32(x >> 8); j == i || j < i && v.escBits[j>>6]&(1<<(j&63)) != 0 {
 						continue
 					}
@@ -179,6 +175,23 @@ func (w *World) fatQuery(dst []uint64, i int32, f *fatBox) []uint64 {
 		}
 	}
 	return dst
+}
+
+// meets returns the lanes, below n, of the fat bounds fb that meet lo, hi:
+// bit k set when lane k's do. Each lane's four comparisons are combined by
+// AND and the lanes by OR, with no branch on their answers: in the
+// escaped boxes' queries on the RTS scene, where the boxes of a cell are
+// as often near the escaped box as not, a branch on each lane mispredicted
+// about half the time (BenchmarkWorldDrift, world=rts, speed=0.03: 15%
+// less a step served from the candidates). A comparison with a NaN is
+// false, so that a NaN meets everything, as bounds that cannot be told
+// apart must.
+func meets(fb *fatBlock, n int32, lo, hi obb.Vec2) uint32 {
+	var m uint32
+	for lane := range n {
+		m |= uint32(b2u(!(fb[0][lane] > hi.X))&b2u(!(lo.X > fb[2][lane]))&b2u(!(fb[1][lane] > hi.Y))&b2u(!(lo.Y > fb[3][lane]))) << lane
+	}
+	return m
 }
 
 // testCandidates puts in w.step.found the candidates that overlap and

@@ -345,7 +345,7 @@ func BenchmarkWorldLoad(b *testing.B) {
 // bounds each step (package world's fat.go), up to the point where the step
 // drops the candidates and goes cell by cell.
 func BenchmarkWorldDrift(b *testing.B) {
-	for _, sc := range worldScenes[:2] {
+	for _, sc := range worldScenes {
 		for _, n := range worldSizes()[:2] {
 			boxes := worldScene(sc.name, sc.make, n)
 			for _, speed := range []float64{0.01, 0.03, 0.1, 0.3} {

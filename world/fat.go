@@ -89,7 +89,7 @@ type fatState struct {
 	noisy            int  // and with many
 	need             int  // how many build calls for, less minQuiet
 	age              int  // steps the candidates served since they were built
-	rate             int  // four times the escapes a step, a moving average (escapeShare)
+	rate             int  // rateSteps times the escapes a step, a moving average (escapeShare)
 	skip             int  // full steps to go without sampling (sampleRest)
 	rested           bool // the sample's boxes moved in steps that did not check them
 
@@ -100,21 +100,37 @@ type fatState struct {
 }
 
 // escapeShare: a step drops the candidates when more than one Dynamic box
-// in escapeShare escapes a step on average, each step's count weighing a
-// quarter (rate): a step where one in 8 escapes drops them at once, and a
-// burst below that, such as the steps where boxes that travel turn back,
-// does not. The sample calls for a build when no more than one of its
-// boxes in escapeShare escaped (sample). A step served from the
-// candidates costs about a + b·e a box for e escapes a box, the escaped
-// boxes' queries and the merges they bring; on boxes that travel
-// (BenchmarkWorldDrift's motion at 0.01 to 0.1 a step, 100,000 boxes, one
-// worker, each kind of step forced), a + b·e was 55 + 680e ns on the
-// uniform scene, 148 + 3,290e on the RTS scene and 184 + 6,000e on the
-// mixed one, where the cell-by-cell step took 114, 490 and 430 ns: they
-// break even at one escape a box in 11, 10 and 24. With two workers, which
-// share the cell-by-cell step but not the queries, at one in 23, 18 and
-// 40.
-const escapeShare = 32
+// in escapeShare escapes a step on average (rate). The sample calls for a
+// build when no more than one of its boxes in escapeShare escaped
+// (sample). A step served from the candidates costs about a + b·e a box
+// for e escapes a box, the escaped boxes' queries and the merges they
+// bring; on boxes that travel (BenchmarkWorldDrift's motion at 0.01 to
+// 0.08 a step, 100,000 boxes, each kind of step forced, three runs),
+// a + b·e was 111 + 1,363e ns on the uniform scene, 285 + 3,308e on the
+// RTS scene and 242 + 8,161e on the mixed one with one worker, where the
+// cell-by-cell step took 207, 772 and 721: they break even at one escape
+// a box in 14, 7 and 17; with two workers at one in 19, 10 and 21. Boxes
+// at 0.03 a step escape one in 20 to 23 a step, and are served from the
+// candidates, where a threshold of one in 32 would send them cell by cell
+// at up to twice the cost. The price is on the mixed scene with two
+// workers: between one escape a box in 21 and one in 16 a step, up to a
+// quarter more than cell by cell.
+//
+// The average weighs each step's count 1/rateSteps, and counts at most
+// one box in burstShare a step, so that a burst does not drop the
+// candidates alone: boxes that travel escape in waves, up to 62% of them
+// in one step of BenchmarkWorldDrift at 0.03 a step where a twentieth
+// escape on average, and a wave costs its queries, where a drop costs
+// two or three steps cell by cell and a build of 0.3 to 0.5 s at 100,000
+// boxes. Steps where a quarter of the boxes or more escape drop them from
+// the fifth such step on, sooner when the average was already high.
+const escapeShare = 16
+
+// rateSteps and burstShare: see escapeShare.
+const (
+	rateSteps  = 16
+	burstShare = 4
+)
 
 // sampleRest: after more windows of the sample in a row with many escapes
 // than its margins take to grow to their largest, that many full steps go
@@ -194,7 +210,7 @@ func (w *World) fatPairs() bool {
 			f.grow = min(f.grow+1, maxGrow)
 		}
 	}
-	if v.rate = v.rate - v.rate/4 + len(v.esc); v.rate*escapeShare > 4*w.dynamic {
+	if v.rate = v.rate - v.rate/rateSteps + min(len(v.esc), max(w.dynamic/burstShare, 1)); v.rate*escapeShare > rateSteps*w.dynamic {
 		w.useFat(false)
 		v.checked, v.escaped, v.quiet, v.noisy = 0, 0, 0, 0
 		if v.age < keepAge {

@@ -42,7 +42,7 @@
 // pairs stand. When many boxes moved, it tests the candidates it keeps, the
 // pairs whose fat bounds (the boxes' bounds grown by a margin, as in
 // Box2D's dynamic tree) meet, and finds new candidates only for the boxes
-// that left their fat bounds; when more than one box in 32 a step does, on
+// that left their fat bounds; when more than one box in 16 a step does, on
 // average over the last steps, it recomputes every pair cell by cell until
 // a sample of the boxes shows few leaving. MoveBoxes moves many boxes in
 // one call, on several goroutines, and writes them block by block rather

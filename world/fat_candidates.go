@@ -182,8 +182,8 @@ func (w *World) fatQuery(dst []uint64, i int32, f *fatBox) []uint64 {
 // AND and the lanes by OR, with no branch on their answers: in the
 // escaped boxes' queries on the RTS scene, where the boxes of a cell are
 // as often near the escaped box as not, a branch on each lane mispredicted
-// about half the time (BenchmarkWorldDrift, world=rts, speed=0.03: 15%
-// less a step served from the candidates). A comparison with a NaN is
+// about half the time (BenchmarkWorldDrift, world=rts, speed=0.03, with
+// the candidates forced: 15% less a step). A comparison with a NaN is
 // false, so that a NaN meets everything, as bounds that cannot be told
 // apart must.
 func meets(fb *fatBlock, n int32, lo, hi obb.Vec2) uint32 {

@@ -475,8 +475,9 @@ func jitter(t *testing.T, w *world.World, hs []world.Handle, boxes *soa.Boxes) i
 // groups in its first window, which would find it noisy and rest again.
 // Then, with the candidates in use, after 8 steps without hops, one step
 // where every box hops must still be served from them (a burst counts at
-// most a quarter of the boxes), and of six steps where one in 4 hops, not
-// all may be (the moving average of the escapes drops them).
+// most a quarter of the boxes), and, after 8 more steps without hops, of
+// six steps where one in 4 hops, not all may be (the moving average of
+// the escapes drops them).
 // Every step's pairs are checked against pairs.Finder.All.
 func TestFatEscapeRate(t *testing.T) {
 	const side, groups = 80, 20

@@ -3,13 +3,14 @@
 // against a group of 8, runs of boxes behind a reach test, the sweep over
 // a sorted set, the tests of pair lists (boxes gathered from columns or
 // loaded from records), the contact manifolds of pairs, the float64
-// reaches and bounds of many boxes, and the copy of a world step's
-// standing pair keys. Each is generated from one width-parameterised
-// description, for AVX2 (8 float32 lanes in YMM registers) and AVX-512
-// (16 in ZMM registers, results in mask registers; the reaches and bounds
-// take half as many boxes, as float64 lanes, and the key copy 4 and 8
-// uint64 keys); the group kernel and the pair-list kernels are generated
-// for AVX2 only, and the prefetch hint has no width.
+// reaches and bounds of many boxes, the copy of a world step's standing
+// pair keys, and which of a block's bounds meet a rectangle. Each is
+// generated from one width-parameterised description, for AVX2 (8 float32
+// lanes in YMM registers) and AVX-512 (16 in ZMM registers, results in
+// mask registers; the reaches and bounds take half as many boxes, as
+// float64 lanes, and the key copy 4 and 8 uint64 keys); the group kernel
+// and the pair-list kernels are generated for AVX2 only, and the prefetch
+// hint has no width.
 //
 // Regenerate from the repository's root with
 //
@@ -70,6 +71,10 @@ func main() {
 	keepConsts()
 	for _, w := range []width{avx2, avx512} {
 		keepKernel(w)
+	}
+	for _, w := range []width{avx2, avx512} {
+		meetsKernel(w, false)
+		meetsKernel(w, true)
 	}
 	header.Generate("go generate ./internal/batch")
 }

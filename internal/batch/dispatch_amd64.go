@@ -54,7 +54,7 @@ func Overlaps(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 // machines too: one group is one instruction's lanes either way. The Go
 // kernel, which costs per box, tests the n in use.
 func OverlapsBlock(q *Query, b *Block, n int) uint64 {
-	keep := blockBits(n)
+	keep := blockBits("OverlapsBlock", "boxes", n)
 	q6 := (*[6]float32)(unsafe.Pointer(q))
 	impl := current.Load()
 	if impl != Generic && n <= GroupLanes {
@@ -248,4 +248,31 @@ const _ = -uint(unsafe.Sizeof(obb.Manifold{}) ^ 48)
 
 func manifoldWords(out []obb.Manifold) []uint64 {
 	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(out))), 6*len(out))
+}
+
+// meets and meetsBelow test all 16 lanes with the assembly, whatever the
+// lanes past n hold (they are memory of b and h), and keep the bits of
+// keep, the first n; the Go kernels test the n in use.
+func meets(r *Rect, b *Bounds, n int, keep uint32) uint32 {
+	r4, b64 := (*[4]float32)(unsafe.Pointer(r)), (*[64]float32)(unsafe.Pointer(b))
+	switch current.Load() {
+	case AVX512:
+		return meetsAVX512(r4, b64) & keep
+	case AVX2:
+		return meetsAVX2(r4, b64) & keep
+	default:
+		return meetsGeneric(r, b, n)
+	}
+}
+
+func meetsBelow(r *Rect, b *Bounds, h *[BlockLanes]uint32, limit uint32, n int, keep uint32) uint32 {
+	r4, b64 := (*[4]float32)(unsafe.Pointer(r)), (*[64]float32)(unsafe.Pointer(b))
+	switch current.Load() {
+	case AVX512:
+		return meetsBelowAVX512(r4, b64, h, limit) & keep
+	case AVX2:
+		return meetsBelowAVX2(r4, b64, h, limit) & keep
+	default:
+		return meetsBelowGeneric(r, b, h, limit, n)
+	}
 }

@@ -26,7 +26,7 @@ func Overlaps(q *Query, cx, cy, ux, uy, hx, hy []float32, out []uint64) {
 // OverlapsBlock returns the bits of the first n boxes of b that overlap
 // the query: bit i set when box i does. It panics unless 0 <= n <= 16.
 func OverlapsBlock(q *Query, b *Block, n int) uint64 {
-	blockBits(n)
+	blockBits("OverlapsBlock", "boxes", n)
 	return overlapsBlockGeneric(q, b, n)
 }
 
@@ -72,4 +72,10 @@ func collideColumns(cols []float32, n int, margin float32, out []obb.Manifold) {
 
 func collidePairs(a, b *soa.Boxes, ij []int32, margin float32, out []obb.Manifold) {
 	collidePairsGeneric(a, b, ij, margin, out)
+}
+
+func meets(r *Rect, b *Bounds, n int, keep uint32) uint32 { return meetsGeneric(r, b, n) }
+
+func meetsBelow(r *Rect, b *Bounds, h *[BlockLanes]uint32, limit uint32, n int, keep uint32) uint32 {
+	return meetsBelowGeneric(r, b, h, limit, n)
 }

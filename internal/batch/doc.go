@@ -6,9 +6,11 @@
 // candidate pairs ([Pairs], or [PairKeys] on the keys package world keeps
 // its candidates as and boxes as [Record]s), the contact manifolds of a
 // pair list ([Collide], [CollideColumns]), the float64 reaches of many
-// boxes that package world files boxes by ([Reaches]), and the copy of the
-// pair keys a world step keeps ([KeepKeys]). Package kernel wraps Overlaps
-// for users; packages pairs and world drive the others.
+// boxes that package world files boxes by ([Reaches]), the copy of the
+// pair keys a world step keeps ([KeepKeys]), and which of a block's
+// axis-aligned bounds meet a rectangle ([Meets], [MeetsBelow]). Package
+// kernel wraps Overlaps for users; packages pairs and world drive the
+// others.
 //
 // Every kernel computes, for each pair of boxes it decides, exactly the bit
 // obb.Box.Overlaps gives: the same float32 operations in the same order
@@ -17,7 +19,9 @@
 // identical bit for bit on every CPU and for every input, NaN included.
 // RunsPruned and Sweep report a pair only when it also passes their reach
 // test, the same on every CPU too. Reaches gives bound.Reach's float64
-// bits for every box, from Reach's operations in Reach's order. The collide
+// bits for every box, from Reach's operations in Reach's order. Meets
+// compares bounds with Go's !(a > b), which a NaN passes, and MeetsBelow
+// handles as unsigned integers: no arithmetic, so no rounding. The collide
 // kernels compute, lane by lane, the operations of obb.Box.Collide in its
 // order, its branches as blends; a pair whose first reference face fails
 // the clip is finished in Go.
@@ -53,5 +57,7 @@
 // the pairs of a last, partial group only. KeepKeys copies whole groups of
 // keys that lie inside both lists, stores the lanes before a stop with a
 // mask, and gathers a bitset's words only after checking their indices
-// against its length.
+// against its length. The block kernels (OverlapsBlock, Meets, MeetsBelow)
+// take whole arrays and read nothing past them; the lanes past those in use
+// are dropped from their answers.
 package batch

@@ -523,3 +523,32 @@ func TestKeepKeysGuardPages(t *testing.T) {
 		}
 	})
 }
+
+// TestMeetsGuardPages places the bounds, the rectangle and the handles,
+// each in turn, right before an unreadable page, for every lane count.
+func TestMeetsGuardPages(t *testing.T) {
+	g := testkit.NewGuarded(t, 4096)
+	r := rand.New(rand.NewPCG(53, 54))
+	testkit.ForEachImpl(t, func(t *testing.T) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		for n := 0; n <= batch.BlockLanes; n++ {
+			q, b, h, limit := randomBounds(r)
+			want := []uint64{uint64(meetsWant(&q, &b, &h, limit, n, false)), uint64(meetsWant(&q, &b, &h, limit, n, true))}
+			call := func(q *batch.Rect, b *batch.Bounds, h *[batch.BlockLanes]uint32) func() []uint64 {
+				return func() []uint64 {
+					return []uint64{uint64(batch.Meets(q, b, n)), uint64(batch.MeetsBelow(q, b, h, limit, n))}
+				}
+			}
+			what := fmt.Sprintf("%d lanes", n)
+			gb := (*batch.Bounds)(unsafe.Pointer(&g.FloatsAtEnd(64)[0]))
+			*gb = b
+			expectGuarded(t, what, "bounds", want, call(&q, gb, &h))
+			gq := (*batch.Rect)(unsafe.Pointer(&g.FloatsAtEnd(4)[0]))
+			*gq = q
+			expectGuarded(t, what, "rectangle", want, call(gq, &b, &h))
+			gh := (*[batch.BlockLanes]uint32)(unsafe.Pointer(&g.Int32sAtEnd(batch.BlockLanes)[0]))
+			*gh = h
+			expectGuarded(t, what, "handles", want, call(&q, &b, gh))
+		}
+	})
+}

@@ -193,3 +193,27 @@ func keepKeysAVX2(prev []uint64, touched []uint64, cur []uint64, pairs []uint32,
 //
 //go:noescape
 func keepKeysAVX512(prev []uint64, touched []uint64, cur []uint64, pairs []uint32, next uint64) int
+
+// meetsAVX2 returns bit i set when bounds i of b meet r,
+// for all 16 lanes, 8 per step.
+//
+//go:noescape
+func meetsAVX2(r *[4]float32, b *[64]float32) uint32
+
+// meetsBelowAVX2 returns bit i set when bounds i of b meet r and handle i of h is below limit,
+// for all 16 lanes, 8 per step.
+//
+//go:noescape
+func meetsBelowAVX2(r *[4]float32, b *[64]float32, h *[16]uint32, limit uint32) uint32
+
+// meetsAVX512 returns bit i set when bounds i of b meet r,
+// for all 16 lanes, 16 per step.
+//
+//go:noescape
+func meetsAVX512(r *[4]float32, b *[64]float32) uint32
+
+// meetsBelowAVX512 returns bit i set when bounds i of b meet r and handle i of h is below limit,
+// for all 16 lanes, 16 per step.
+//
+//go:noescape
+func meetsBelowAVX512(r *[4]float32, b *[64]float32, h *[16]uint32, limit uint32) uint32

@@ -9185,3 +9185,153 @@ keepKeysAVX512_done:
 	MOVQ R8, ret+104(FP)
 	VZEROUPPER
 	RET
+
+// func meetsAVX2(r *[4]float32, b *[64]float32) uint32
+// Requires: AVX
+TEXT ·meetsAVX2(SB), NOSPLIT, $0-20
+	MOVQ r+0(FP), AX
+	MOVQ b+8(FP), CX
+
+	// Broadcast the rectangle to every lane.
+	VBROADCASTSS (AX), Y0
+	VBROADCASTSS 4(AX), Y1
+	VBROADCASTSS 8(AX), Y2
+	VBROADCASTSS 12(AX), Y3
+
+	// Lanes 0 to 7.
+	VMOVUPS   (CX), Y4
+	VMOVUPS   64(CX), Y5
+	VCMPPS    $0x1a, Y2, Y4, Y4
+	VCMPPS    $0x1a, 128(CX), Y0, Y6
+	VANDPS    Y6, Y4, Y4
+	VCMPPS    $0x1a, Y3, Y5, Y6
+	VANDPS    Y6, Y4, Y4
+	VCMPPS    $0x1a, 192(CX), Y1, Y6
+	VANDPS    Y6, Y4, Y4
+	VMOVMSKPS Y4, AX
+
+	// Lanes 8 to 15.
+	VMOVUPS   32(CX), Y4
+	VMOVUPS   96(CX), Y5
+	VCMPPS    $0x1a, Y2, Y4, Y2
+	VCMPPS    $0x1a, 160(CX), Y0, Y0
+	VANDPS    Y0, Y2, Y2
+	VCMPPS    $0x1a, Y3, Y5, Y0
+	VANDPS    Y0, Y2, Y2
+	VCMPPS    $0x1a, 224(CX), Y1, Y0
+	VANDPS    Y0, Y2, Y2
+	VMOVMSKPS Y2, CX
+	SHLL      $0x08, CX
+	ORL       CX, AX
+	MOVL      AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func meetsBelowAVX2(r *[4]float32, b *[64]float32, h *[16]uint32, limit uint32) uint32
+// Requires: AVX, AVX2
+TEXT ·meetsBelowAVX2(SB), NOSPLIT, $0-36
+	MOVQ r+0(FP), AX
+	MOVQ b+8(FP), CX
+
+	// Broadcast the rectangle to every lane.
+	VBROADCASTSS (AX), Y0
+	VBROADCASTSS 4(AX), Y1
+	VBROADCASTSS 8(AX), Y2
+	VBROADCASTSS 12(AX), Y3
+	MOVQ         h+16(FP), AX
+	MOVL         limit+24(FP), DX
+	VMOVD        DX, X4
+	VPBROADCASTD X4, Y4
+
+	// AVX2 compares int32 lanes signed: flip both sides' sign bits.
+	VPCMPEQD Y5, Y5, Y5
+	VPSLLD   $0x1f, Y5, Y5
+	VPXOR    Y5, Y4, Y4
+
+	// Lanes 0 to 7.
+	VMOVUPS   (CX), Y6
+	VMOVUPS   64(CX), Y7
+	VCMPPS    $0x1a, Y2, Y6, Y6
+	VCMPPS    $0x1a, 128(CX), Y0, Y8
+	VANDPS    Y8, Y6, Y6
+	VCMPPS    $0x1a, Y3, Y7, Y8
+	VANDPS    Y8, Y6, Y6
+	VCMPPS    $0x1a, 192(CX), Y1, Y8
+	VANDPS    Y8, Y6, Y6
+	VPXOR     (AX), Y5, Y8
+	VPCMPGTD  Y8, Y4, Y8
+	VPAND     Y8, Y6, Y6
+	VMOVMSKPS Y6, DX
+
+	// Lanes 8 to 15.
+	VMOVUPS   32(CX), Y6
+	VMOVUPS   96(CX), Y7
+	VCMPPS    $0x1a, Y2, Y6, Y2
+	VCMPPS    $0x1a, 160(CX), Y0, Y0
+	VANDPS    Y0, Y2, Y2
+	VCMPPS    $0x1a, Y3, Y7, Y0
+	VANDPS    Y0, Y2, Y2
+	VCMPPS    $0x1a, 224(CX), Y1, Y0
+	VANDPS    Y0, Y2, Y2
+	VPXOR     32(AX), Y5, Y0
+	VPCMPGTD  Y0, Y4, Y0
+	VPAND     Y0, Y2, Y2
+	VMOVMSKPS Y2, AX
+	SHLL      $0x08, AX
+	ORL       AX, DX
+	MOVL      DX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func meetsAVX512(r *[4]float32, b *[64]float32) uint32
+// Requires: AVX, AVX512F
+TEXT ·meetsAVX512(SB), NOSPLIT, $0-20
+	MOVQ r+0(FP), AX
+	MOVQ b+8(FP), CX
+
+	// Broadcast the rectangle to every lane.
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+
+	// Lanes 0 to 15.
+	VMOVUPS (CX), Z4
+	VMOVUPS 64(CX), Z5
+	VCMPPS  $0x1a, Z2, Z4, K1
+	VCMPPS  $0x1a, 128(CX), Z0, K1, K1
+	VCMPPS  $0x1a, Z3, Z5, K1, K1
+	VCMPPS  $0x1a, 192(CX), Z1, K1, K1
+	KMOVW   K1, AX
+	MOVL    AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func meetsBelowAVX512(r *[4]float32, b *[64]float32, h *[16]uint32, limit uint32) uint32
+// Requires: AVX, AVX512F
+TEXT ·meetsBelowAVX512(SB), NOSPLIT, $0-36
+	MOVQ r+0(FP), AX
+	MOVQ b+8(FP), CX
+
+	// Broadcast the rectangle to every lane.
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	MOVQ         h+16(FP), AX
+	MOVL         limit+24(FP), DX
+	VMOVD        DX, X4
+	VPBROADCASTD X4, Z4
+
+	// Lanes 0 to 15.
+	VMOVUPS (CX), Z5
+	VMOVUPS 64(CX), Z6
+	VCMPPS  $0x1a, Z2, Z5, K1
+	VCMPPS  $0x1a, 128(CX), Z0, K1, K1
+	VCMPPS  $0x1a, Z3, Z6, K1, K1
+	VCMPPS  $0x1a, 192(CX), Z1, K1, K1
+	VPCMPUD $0x06, (AX), Z4, K1, K1
+	KMOVW   K1, AX
+	MOVL    AX, ret+32(FP)
+	VZEROUPPER
+	RET

@@ -122,11 +122,11 @@ var (
 	_ [96*4 - unsafe.Sizeof(Block{})]struct{}
 )
 
-// blockBits returns the bits of the first n lanes, or panics when n is
-// not a lane count.
-func blockBits(n int) uint64 {
+// blockBits returns the bits of the first n lanes, or panics, naming the
+// kernel, when n is not a lane count of a Block.
+func blockBits(kernel, what string, n int) uint64 {
 	if uint(n) > BlockLanes {
-		panic(fmt.Sprintf("batch: OverlapsBlock of %d boxes; a Block holds %d", n, BlockLanes))
+		panic(fmt.Sprintf("batch: %s of %d %s; a Block holds %d", kernel, n, what, BlockLanes))
 	}
 	return 1<<n - 1
 }

@@ -62,3 +62,7 @@ func FatExtra(w *World) (steps, merges int) { return w.fat.extras, w.fat.merges 
 // million steps (skip, as after windows with many escapes) and then wait
 // the longest for a build (need).
 func FatHold(w *World) { w.fat.skip, w.fat.need = 1<<20, maxQuiet }
+
+// BuildFat gives every box fat bounds and builds the candidates, as a
+// step does when the sample calls for it.
+func BuildFat(w *World) { w.build() }

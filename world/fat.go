@@ -121,9 +121,12 @@ type fatState struct {
 // candidates alone: boxes that travel escape in waves, up to 62% of them
 // in one step of BenchmarkWorldDrift at 0.03 a step where a twentieth
 // escape on average, and a wave costs its queries, where a drop costs
-// two or three steps cell by cell and a build, at 100,000 boxes 0.04 s on
-// the uniform scene and 0.2 to 0.5 s on the RTS and mixed ones. Steps where a quarter of the boxes or more escape drop them from
-// the fifth such step on, sooner when the average was already high.
+// two or three steps cell by cell and a build: at 100,000 boxes that did
+// not move, half a cell-by-cell step's time on the uniform scene to one
+// and a half on the mixed one (BenchmarkBuildFat), and more with the
+// grown margins of boxes that travel. Steps where a quarter of the boxes
+// or more escape drop them from the fifth such step on, sooner when the
+// average was already high.
 const escapeShare = 16
 
 // rateSteps and burstShare: see escapeShare.

@@ -128,7 +128,7 @@ func (b *block) used() uint64 { return 1<<b.n - 1 }
 // lo.Y, hi.X and hi.Y, so that a query for candidates reads them in
 // columns, not from each box's slot: kept in an array beside the blocks,
 // they leave the blocks, which every question reads, as they were.
-type fatBlock [4][blockLanes]float32
+type fatBlock = batch.Bounds
 
 // indexOf returns the index of block b in g.blocks.
 func (g *grid) indexOf(b *block) int32 {

@@ -105,16 +105,17 @@ type fatState struct {
 // (sample). A step served from the candidates costs about a + b·e a box
 // for e escapes a box, the escaped boxes' queries and the merges they
 // bring; on boxes that travel (BenchmarkWorldDrift's motion at 0.01 to
-// 0.08 a step, 100,000 boxes, each kind of step forced, three runs),
-// a + b·e was 111 + 1,363e ns on the uniform scene, 285 + 3,308e on the
-// RTS scene and 242 + 8,161e on the mixed one with one worker, where the
-// cell-by-cell step took 207, 772 and 721: they break even at one escape
-// a box in 14, 7 and 17; with two workers at one in 19, 10 and 21. Boxes
-// at 0.03 a step escape one in 20 to 23 a step, and are served from the
-// candidates, where a threshold of one in 32 would send them cell by cell
-// at up to twice the cost. The price is on the mixed scene with two
-// workers, between one escape a box in 21 and one in 16 a step: at 0.03 a
-// step, 390 ns a box where cell by cell took 304 (one run of each).
+// 0.08 a step, 100,000 boxes, each kind of step forced, one run), a + b·e
+// was 112 + 630e ns on the uniform scene, 151 + 2,974e on the RTS scene
+// and 214 + 6,254e on the mixed one with one worker, where the
+// cell-by-cell step took 189, 679 and 712: they break even at one escape
+// a box in 8.2, 5.6 and 12.6; with two workers at one in 11.4, 7.7 and
+// 11.4. Boxes at 0.03 a step escape one in 20 to 23 a step, and a step
+// served from the candidates cost 45% to 84% of one cell by cell. One in
+// 16 stays below every scene's break-even, at the price of steps cell by
+// cell that the candidates would serve for less: RTS boxes at 0.05 a step
+// escape one in 12 a step, and a step served from the candidates took 382
+// ns a box where cell by cell took 715.
 //
 // The average weighs each step's count 1/rateSteps, and counts at most
 // one box in burstShare a step, so that a burst does not drop the

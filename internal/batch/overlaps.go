@@ -123,12 +123,22 @@ var (
 )
 
 // blockBits returns the bits of the first n lanes, or panics, naming the
-// kernel, when n is not a lane count of a Block.
+// kernel, when n is not a lane count of a Block. The message is made in a
+// function the compiler does not inline, so that blockBits stays small
+// enough to inline into the block kernels' dispatch, as it was before it
+// named the kernel.
 func blockBits(kernel, what string, n int) uint64 {
 	if uint(n) > BlockLanes {
-		panic(fmt.Sprintf("batch: %s of %d %s; a Block holds %d", kernel, n, what, BlockLanes))
+		panic(badLanes(kernel, what, n))
 	}
 	return 1<<n - 1
+}
+
+// badLanes is blockBits' panic message.
+//
+//go:noinline
+func badLanes(kernel, what string, n int) string {
+	return fmt.Sprintf("batch: %s of %d %s; a Block holds %d", kernel, n, what, BlockLanes)
 }
 
 // overlapsBlockGeneric is OverlapsBlock in Go: overlapsGeneric on the n

@@ -123,11 +123,11 @@ type fatState struct {
 // in one step of BenchmarkWorldDrift at 0.03 a step where a twentieth
 // escape on average, and a wave costs its queries, where a drop costs
 // two or three steps cell by cell and a build: at 100,000 boxes that did
-// not move, half a cell-by-cell step's time on the uniform scene to one
-// and a half on the mixed one (BenchmarkBuildFat), and more with the
-// grown margins of boxes that travel. Steps where a quarter of the boxes
-// or more escape drop them from the fifth such step on, sooner when the
-// average was already high.
+// not move, from four fifths of a cell-by-cell step's time above on the
+// uniform scene to nearly two on the mixed one (BenchmarkBuildFat), and
+// more with the grown margins of boxes that travel. Steps where a quarter
+// of the boxes or more escape drop them from the fifth such step on,
+// sooner when the average was already high.
 const escapeShare = 16
 
 // rateSteps and burstShare: see escapeShare.

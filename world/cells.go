@@ -470,7 +470,12 @@ func (w *World) crossPairs(dst []uint64, cols *columns, p *packed, ck cellKey, f
 	cols.reset()
 	for _, k := range st.levels {
 		cols.level(k)
-		st.visitLevel(k, lo, hi, cols.add)
+		st.visitLevel(k, lo, hi, func(b *block) bool {
+			if b.rect.meets(lo, hi) { // block_rects.go
+				cols.add(b)
+			}
+			return false
+		})
 	}
 	m := int32(len(cols.h))
 	if m == 0 {

@@ -55,27 +55,30 @@ const (
 )
 
 // block holds up to 16 boxes of one cell: the columns the kernels read,
-// their handles, how many lanes are used and the cell's next block.
+// their handles, how many lanes are used and the cell's next block, and in
+// the Static grid a rectangle that holds the boxes' bounds (block_rects.go).
 //
 // common is the AND of the used lanes' categories (all ones for no lane),
 // kept by put, remove and SetFilter. A lane's Category holds every bit of
 // common, so when common&mask != 0 every hit of the block passes a
 // question's mask, and the question reads no filter: the filters lie two
 // or three cache lines past the lane count, and a hit's read of its filter
-// was a miss the kernel's answer had to wait for. common, n, next and the
-// first 13 handles share one line. On the uniform map, whose boxes all
+// was a miss the kernel's answer had to wait for. common, n, next, the
+// rectangle and the first 9 handles share one line, so a question that
+// walks a crowded cell's blocks reads one line of a block it skips. On the uniform map, whose boxes all
 // have DefaultFilter, Query and Any took 10% to 16% less time at 1,000,000
 // and 4,000,000 boxes (BenchmarkWorldQuery, four interleaved rounds; the
 // RTS map's rows within the noise).
 type block struct {
 	cols   batch.Block
 	n      int32
-	next   int32  // the cell's next block, -1 for none
-	common uint32 // the category bits of every used lane
+	next   int32      // the cell's next block, -1 for none
+	common uint32     // the category bits of every used lane
+	rect   cellBounds // the Static grid's: holds its boxes' bounds (block_rects.go)
 	h      [blockLanes]Handle
 	f      [blockLanes]Filter
 	cell   int32
-	_      [48]byte // to a whole number of cache lines: see the check below
+	_      [32]byte // to a whole number of cache lines: see the check below
 }
 
 // Blocks are a whole number of cache lines long (640 bytes), and the
@@ -168,6 +171,7 @@ type grid struct {
 	keepFat    bool               // the candidates are in use: fat follows the boxes' lanes
 	spareCells []cell             // and its other cell array
 	order      []int32            // compact's order of cells
+	crowd      []crowdBox         // compact's boxes of a crowded cell (block_rects.go)
 	churn      int                // boxes added to cells since the last compact
 	boxes      int
 	count      [levelSpan]int32
@@ -336,13 +340,14 @@ func (g *grid) cellIrregular(b obb.Box) (k cellKey, r, tx, ty float64, ok bool) 
 // queries 3% to 25% less (BenchmarkWorldQuery's footprints, timed in one
 // binary against widening by R).
 //
-// holds reports whether box x, of reach r, found in cell k may stay there:
-// its reach within the level's, and in the Static grid its bounds within
-// the cell's rectangle (cellBounds), which a write in place then keeps
-// true; a box that would widen it is filed afresh by add, which widens it
-// on the caller's goroutine.
-func (g *grid) holds(k cellKey, r float64, x obb.Box) bool {
-	return r <= g.reach[int(k.level)-minLevel] && (!g.static || g.within(k, x))
+// holds reports whether box x, of reach r, found in cell k and block blk
+// may stay there: its reach within the level's, and in the Static grid its
+// bounds within the block's rectangle (block_rects.go), and so within the
+// cell's (cellBounds), which a write in place then keeps true; a box that
+// would widen it is filed afresh by add, which widens both on the caller's
+// goroutine.
+func (g *grid) holds(k cellKey, blk int32, r float64, x obb.Box) bool {
+	return r <= g.reach[int(k.level)-minLevel] && (!g.static || g.within(blk, x))
 }
 
 // cellAt returns the cell of a box centered at c of finite reach r. The
@@ -421,7 +426,7 @@ func (g *grid) put(c int32, k cellKey, h Handle, f Filter, x obb.Box) (blk, lane
 	b.f[lane] = f
 	b.common &= f.Category
 	if g.static {
-		g.widen(k, x)
+		g.widen(k, b, x)
 	}
 	g.churn++
 	g.boxes++
@@ -440,6 +445,10 @@ func (g *grid) remove(blk, lane int32) (moved Handle, ok bool) {
 	if head != blk || last != lane {
 		b := &g.blocks[blk]
 		b.cols.Put(int(lane), hb.cols.Box(int(last)))
+		if g.static {
+			lo, hi, _ := bound.Box(b.at(lane)) // a box in the grid has no NaN
+			b.rect.add(lo, hi)
+		}
 		b.h[lane] = hb.h[last]
 		b.f[lane] = hb.f[last]
 		if g.keepFat {
@@ -478,9 +487,10 @@ func (g *grid) newBlock() int32 {
 		b := g.free[n-1]
 		g.free = g.free[:n-1]
 		g.blocks[b].n = 0 // and common all ones: remove emptied it
+		g.blocks[b].rect = noBounds
 		return b
 	}
-	g.blocks = append(hugepage.Grow(g.blocks, 1), block{common: ^uint32(0)})
+	g.blocks = append(hugepage.Grow(g.blocks, 1), block{common: ^uint32(0), rect: noBounds})
 	g.fat = append(hugepage.Grow(g.fat, 1), fatBlock{})
 	return int32(len(g.blocks) - 1)
 }
@@ -611,15 +621,19 @@ func (g *grid) compact(moved func(h Handle, blk, lane int32)) {
 	nb, nf := hugepage.Grow(g.spare[:0], in), hugepage.Grow(g.spareFat[:0], in)
 	for ci, c := range g.order {
 		first := int32(len(nb))
-		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
-			nb = append(nb, g.blocks[b])
-			if g.keepFat {
-				nf = append(nf, g.fat[b])
-			}
-			i := int32(len(nb) - 1)
-			nb[i].next, nb[i].cell = i+1, int32(ci)
-			for lane := range nb[i].n {
-				moved(nb[i].h[lane], i, lane)
+		if g.static && g.cells[c].boxes > blockLanes {
+			nb, nf = g.layOut(nb, nf, c, int32(ci), moved)
+		} else {
+			for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+				nb = append(nb, g.blocks[b])
+				if g.keepFat {
+					nf = append(nf, g.fat[b])
+				}
+				i := int32(len(nb) - 1)
+				nb[i].next, nb[i].cell = i+1, int32(ci)
+				for lane := range nb[i].n {
+					moved(nb[i].h[lane], i, lane)
+				}
 			}
 		}
 		nb[len(nb)-1].next = -1

@@ -217,7 +217,7 @@ func (w *World) checkCells(k int) {
 					key, r, tx, ty, ok = g.cellIrregular(s.box)
 				}
 				switch {
-				case !ok || key != s.cell || !g.holds(key, r, s.box):
+				case !ok || key != s.cell || !g.holds(key, s.block, r, s.box):
 					out = append(out, i)
 				case fat && !w.fat.within(i, makeHandle(i, s.gen), s.box.Center, tx, ty):
 					un = append(un, i)

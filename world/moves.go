@@ -274,7 +274,7 @@ func (w *World) sortRange(c, lo, hi int) {
 				} else {
 					key, r, tx, ty, ok = g.cellIrregular(x) // rx and ry are -1: Reach declined the box
 				}
-				if ok && key == s.cell && g.holds(key, r, x) {
+				if ok && key == s.cell && g.holds(key, s.block, r, x) {
 					s.box = x
 					if fat && !w.fat.within(int32(h>>8), h, x.Center, tx, ty) {
 						un = append(un, int32(h>>8))

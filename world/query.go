@@ -68,7 +68,9 @@ func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 		for _, lv := range g.levels {
 			r := g.reach[int(lv)-minLevel]
 			g.visitFar(lv, p, p, r, func(blk *block) bool {
-				blk.each(nearPoint(blk, px, py, r), test)
+				if !g.static || blk.rect.meets(p, p) { // block_rects.go
+					blk.each(nearPoint(blk, px, py, r), test)
+				}
 				return false
 			})
 		}
@@ -178,7 +180,11 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 					}
 					for _, hd := range heads[:m] {
 						for b := hd; b >= 0; b = g.blocks[b].next {
-							if visit(&g.blocks[b]) {
+							blk := &g.blocks[b]
+							if g.static && (b != hd || blk.next >= 0) && !blk.rect.meets(lo, hi) {
+								continue // one of a crowded cell's blocks, clear of b (block_rects.go)
+							}
+							if visit(blk) {
 								return dst, true
 							}
 						}

@@ -442,7 +442,9 @@ func (w *World) pairsOf(dst []uint64, h Handle, s *slot) []uint64 {
 		if Kind(k) == Static && s.kind == Static {
 			continue
 		}
-		if s.where == inGrid {
+		if s.where == inGrid && g.static {
+			g.visit(lo, hi, func(blk *block) bool { return blk.rect.meets(lo, hi) && visit(blk) }) // block_rects.go
+		} else if s.where == inGrid {
 			g.visit(lo, hi, visit)
 		} else {
 			g.visitAll(visit)

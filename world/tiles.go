@@ -60,13 +60,23 @@ type tileRects [64]cellBounds
 // The rectangles only grow between layouts, which a box's removal does not
 // undo; the Dynamic grid has none, as its boxes move every step. A Static
 // box that moves stays in its lane only while its bounds stay within its
-// cell's rectangle, and is otherwise taken out and added again
-// (grid.holds), so no write in place escapes the rectangle.
+// block's rectangle, which lies within its cell's (block_rects.go), and is
+// otherwise taken out and added again (grid.holds), so no write in place
+// escapes the rectangle.
 type cellBounds [4]float32
 
 // add widens r to hold [lo, hi].
 func (r *cellBounds) add(lo, hi obb.Vec2) {
 	r[0], r[1], r[2], r[3] = min(r[0], lo.X), min(r[1], lo.Y), max(r[2], hi.X), max(r[3], hi.Y)
+}
+
+// lo and hi return r's corners.
+func (r *cellBounds) lo() obb.Vec2 { return obb.Vec2{X: r[0], Y: r[1]} }
+func (r *cellBounds) hi() obb.Vec2 { return obb.Vec2{X: r[2], Y: r[3]} }
+
+// meets reports whether r meets [lo, hi] on both coordinates.
+func (r *cellBounds) meets(lo, hi obb.Vec2) bool {
+	return r[0] <= hi.X && r[1] <= hi.Y && r[2] >= lo.X && r[3] >= lo.Y
 }
 
 // noBounds is a new cell's rectangle, which every box widens.
@@ -151,11 +161,12 @@ func (g *grid) rect(k cellKey) *cellBounds {
 	return &g.rects[g.table[g.findEntry(tileKey(k))].tile-1][tileSlot(k)]
 }
 
-// widen grows the rectangle of the cell with key k, of the Static grid, to
-// hold box x's bounds.
-func (g *grid) widen(k cellKey, x obb.Box) {
+// widen grows the rectangles of the cell with key k, of the Static grid,
+// and of its block b to hold box x's bounds.
+func (g *grid) widen(k cellKey, b *block, x obb.Box) {
 	lo, hi, _ := bound.Box(x) // finite, or infinite where a float32 overflows: a box in the grid has no NaN
 	g.rect(k).add(lo, hi)
+	b.rect.add(lo, hi)
 }
 
 // existing returns the tile of the cell with key k, which exists.
@@ -253,16 +264,16 @@ func (g *grid) deleteTile(i int) {
 	}
 }
 
-// within reports whether box x's bounds lie within the rectangle of the
-// cell with key k, of the Static grid.
-func (g *grid) within(k cellKey, x obb.Box) bool {
+// within reports whether box x's bounds lie within the rectangle of block
+// blk, of the Static grid.
+func (g *grid) within(blk int32, x obb.Box) bool {
 	lo, hi, _ := bound.Box(x)
-	b := g.rect(k)
+	b := &g.blocks[blk].rect
 	return b[0] <= lo.X && b[1] <= lo.Y && b[2] >= hi.X && b[3] >= hi.Y
 }
 
 // relinkAll rebuilds the tiles from the list of cells, and in the Static
-// grid their rectangles from their boxes.
+// grid the rectangles of their cells and blocks from their boxes.
 func (g *grid) relinkAll() {
 	g.tiles, g.rects = g.tiles[:0], g.rects[:0]
 	clear(g.table)
@@ -274,10 +285,12 @@ func (g *grid) relinkAll() {
 		r := noBounds
 		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
 			blk := &g.blocks[b]
+			blk.rect = noBounds
 			for lane := range blk.n {
 				lo, hi, _ := bound.Box(blk.at(lane))
-				r.add(lo, hi)
+				blk.rect.add(lo, hi)
 			}
+			r.add(blk.rect.lo(), blk.rect.hi())
 		}
 		*g.rect(g.cells[c].key) = r
 	}

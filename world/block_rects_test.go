@@ -1,0 +1,216 @@
+package world
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/obb2d/obb2d/internal/bound"
+	"github.com/obb2d/obb2d/internal/testkit/scene"
+	"github.com/obb2d/obb2d/obb"
+	"github.com/obb2d/obb2d/soa"
+)
+
+// crowdedMap is the mixed scene, one box in a hundred a hundred times
+// larger, with the boxes of every fifth row of 100 units piled at the
+// row's middle: cells of both levels that hold many blocks.
+func crowdedMap(r *rand.Rand, n int) *soa.Boxes {
+	var b soa.Boxes
+	scene.Uniform(r, n, &b)
+	for i := range b.Len() {
+		switch {
+		case r.IntN(100) == 0:
+			b.HX[i], b.HY[i] = 100*b.HX[i], 100*b.HY[i]
+		case int(b.CY[i]/100)%5 == 0:
+			b.CX[i] = b.CX[i]/20 + 200
+		}
+	}
+	return &b
+}
+
+// checkBlockRects checks what the Static grid's block rectangles promise:
+// each holds its boxes' bounds and lies within its cell's rectangle, and
+// a cell's first block is its only partly full one.
+func checkBlockRects(t *testing.T, w *World, what string) {
+	t.Helper()
+	g := &w.grids[Static]
+	for c := range g.cells {
+		cr := g.rect(g.cells[c].key)
+		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+			blk := &g.blocks[b]
+			if b != g.cells[c].head && blk.n != blockLanes {
+				t.Fatalf("%s: cell %v: block %d of %d boxes is not the cell's first", what, g.cells[c].key, b, blk.n)
+			}
+			r := &blk.rect
+			if !(cr[0] <= r[0] && cr[1] <= r[1] && cr[2] >= r[2] && cr[3] >= r[3]) {
+				t.Fatalf("%s: cell %v: block rectangle %v outside the cell's %v", what, g.cells[c].key, *r, *cr)
+			}
+			for lane := range blk.n {
+				lo, hi, _ := bound.Box(blk.at(lane))
+				if !(r[0] <= lo.X && r[1] <= lo.Y && r[2] >= hi.X && r[3] >= hi.Y) {
+					t.Fatalf("%s: cell %v: box %v (bounds %v, %v) outside its block's rectangle %v", what, g.cells[c].key, blk.h[lane], lo, hi, *r)
+				}
+			}
+		}
+	}
+}
+
+// TestBlockRectsLayOut checks that a load lays a crowded cell's boxes out
+// in blocks that each cover a part of the cell: the mean area of a block's
+// rectangle is under a quarter of its cell's, where blocks filled in the
+// caller's order each cover most of it.
+func TestBlockRectsLayOut(t *testing.T) {
+	b := crowdedMap(rand.New(rand.NewPCG(3, 3)), 20000)
+	w := New()
+	w.InsertBoxes(nil, b, Static, DefaultFilter)
+	checkBlockRects(t, w, "load")
+	g := &w.grids[Static]
+	area := func(r *cellBounds) float64 { return float64(r[2]-r[0]) * float64(r[3]-r[1]) }
+	var share float64
+	crowded := 0
+	for c := range g.cells {
+		if g.cells[c].boxes <= 4*blockLanes {
+			continue
+		}
+		crowded++
+		cell, sum, blocks := area(g.rect(g.cells[c].key)), 0.0, 0
+		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+			sum += area(&g.blocks[b].rect)
+			blocks++
+		}
+		share += sum / float64(blocks) / cell
+	}
+	if crowded < 10 {
+		t.Fatalf("only %d cells of more than 4 blocks", crowded)
+	}
+	if share /= float64(crowded); share > 0.25 {
+		t.Fatalf("a crowded cell's block covers %.2f of its cell on average", share)
+	}
+}
+
+// TestBlockRects runs Inserts, Moves, MoveBoxes and Removes of Static
+// boxes in crowded cells, and Dynamic boxes among them, checking the
+// block rectangles and every question that skips blocks by them (Query,
+// Any, QueryPoint, Pairs) against brute force.
+func TestBlockRects(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(5, uint64(workers)))
+			src := crowdedMap(r, 2000)
+			w := New()
+			w.Workers = workers
+			live := map[Handle]Kind{}
+			for _, h := range w.InsertBoxes(nil, src, Static, DefaultFilter) {
+				live[h] = Static
+			}
+			var units []Handle // Dynamic boxes, a few of which move in a step
+			for range 400 {
+				h := w.Insert(src.At(r.IntN(src.Len())), Dynamic, DefaultFilter)
+				live[h] = Dynamic
+				units = append(units, h)
+			}
+			var order []Handle // the live handles, for picking
+			for h := range live {
+				order = append(order, h)
+			}
+			slices.Sort(order)
+			pick := func() Handle { return order[r.IntN(len(order))] }
+			jitter := func(x obb.Box, d float64) obb.Box {
+				x.Center = x.Center.Add(obb.Vec2{X: float32(d * r.NormFloat64()), Y: float32(d * r.NormFloat64())})
+				return x
+			}
+			rounds := 12
+			if testing.Short() {
+				rounds = 4
+			}
+			for round := range rounds {
+				for range 60 {
+					switch op := r.IntN(10); {
+					case op < 3:
+						h := pick()
+						w.Move(h, jitter(w.Box(h), []float64{0.01, 1, 50}[r.IntN(3)]))
+					case op < 5:
+						var hs []Handle
+						var bs soa.Boxes
+						for range 1 + r.IntN(20) {
+							h := pick()
+							if !slices.Contains(hs, h) {
+								hs = append(hs, h)
+								bs.Append(jitter(w.Box(h), 0.3))
+							}
+						}
+						w.MoveBoxes(hs, &bs)
+					case op < 7:
+						i := r.IntN(len(order))
+						w.Remove(order[i])
+						delete(live, order[i])
+						order[i] = order[len(order)-1]
+						order = order[:len(order)-1]
+					default:
+						k := Static
+						if r.IntN(3) == 0 {
+							k = Dynamic
+						}
+						h := w.Insert(jitter(src.At(r.IntN(src.Len())), 2), k, DefaultFilter)
+						live[h] = k
+						order = append(order, h)
+					}
+				}
+				what := fmt.Sprint("round ", round)
+				w.Pairs(nil) // lays out pending moves
+				checkBlockRects(t, w, what)
+				hs := make([]Handle, 0, len(live))
+				for h := range live {
+					hs = append(hs, h)
+				}
+				slices.Sort(hs)
+				for range 40 {
+					q := jitter(src.At(r.IntN(src.Len())), 20)
+					q.Half = obb.Vec2{X: q.Half.X * float32(r.Float64()), Y: q.Half.Y * float32(r.Float64())}
+					var want, wantPoint []Handle
+					for _, h := range hs {
+						if q.Overlaps(w.Box(h)) {
+							want = append(want, h)
+						}
+						if w.Box(h).ContainsPoint(q.Center) {
+							wantPoint = append(wantPoint, h)
+						}
+					}
+					if got := w.Query(nil, q, ^uint32(0)); !slices.Equal(got, want) {
+						t.Fatalf("%s: Query(%v) = %v, want %v", what, q, got, want)
+					}
+					if got := w.Any(q, ^uint32(0)); got != (len(want) > 0) {
+						t.Fatalf("%s: Any(%v) = %v, want %v", what, q, got, len(want) > 0)
+					}
+					if got := w.QueryPoint(nil, q.Center, ^uint32(0)); !slices.Equal(got, wantPoint) {
+						t.Fatalf("%s: QueryPoint(%v) = %v, want %v", what, q.Center, got, wantPoint)
+					}
+				}
+				// Pairs after this round's changes, then after a step
+				// that moved three units: found from the moved boxes.
+				for step := range 2 {
+					if step == 1 {
+						for range 3 {
+							h := units[r.IntN(len(units))]
+							if k, ok := live[h]; ok && k == Dynamic {
+								w.Move(h, jitter(w.Box(h), 5))
+							}
+						}
+					}
+					var want []Pair
+					for i, a := range hs {
+						for _, b := range hs[i+1:] {
+							if (live[a] == Dynamic || live[b] == Dynamic) && w.Box(a).Overlaps(w.Box(b)) {
+								want = append(want, Pair{a, b})
+							}
+						}
+					}
+					if got := w.Pairs(nil); !slices.Equal(got, want) {
+						t.Fatalf("%s, step %d: Pairs has %d pairs, want %d", what, step, len(got), len(want))
+					}
+				}
+			}
+		})
+	}
+}

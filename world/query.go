@@ -19,7 +19,13 @@ import (
 func (w *World) Query(dst []Handle, b obb.Box, mask uint32) []Handle {
 	start := len(dst)
 	dst, _ = w.hits(dst, b, mask, false)
-	slices.Sort(dst[start:])
+	if len(dst)-start > 1 {
+		// Most footprints hit one box or none: without the call of
+		// slices.Sort for them, uniform and RTS queries took 2% to 3% less
+		// time at 10,000 and 100,000 boxes (BenchmarkWorldQuery's
+		// footprints, timed in one binary).
+		slices.Sort(dst[start:])
+	}
 	return dst
 }
 

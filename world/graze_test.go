@@ -16,6 +16,8 @@ import (
 // question that grazes a box is at the edge of what the level's filters
 // let through: sizes 10⁻³ to 10³, squares and not, axis-aligned and
 // turned, with axes of length ½ to 300 and negative or zero half extents.
+// Half of the boxes are Static, whose blocks a question skips by their
+// rectangles (block_rects.go), which hold the boxes' bounds.
 func shapeWorlds(r *rand.Rand, fn func(w *world.World, m *model, boxes []obb.Box, size float32)) {
 	for _, size := range []float32{1e-3, 1, 1e3} {
 		for _, aspect := range []float32{1, 2} {
@@ -42,7 +44,8 @@ func shapeWorlds(r *rand.Rand, fn func(w *world.World, m *model, boxes []obb.Box
 						b.Half = obb.Vec2{}
 					}
 					boxes = append(boxes, b)
-					m.insert(w.Insert(b, world.Dynamic, world.DefaultFilter), b, world.Dynamic, world.DefaultFilter)
+					k := world.Kind(i / 2 % 2) // Static blocks are skipped by their rectangles
+					m.insert(w.Insert(b, k, world.DefaultFilter), b, k, world.DefaultFilter)
 				}
 				fn(w, m, boxes, size)
 			}

@@ -38,7 +38,8 @@ func TestRayCastTies(t *testing.T) {
 		for range 60 {
 			c := obb.Vec2{X: float32(r.IntN(17)-8) * size, Y: float32(r.IntN(17)-8) * size}
 			b := obb.FromHalf(c, obb.Vec2{X: size, Y: size * float32(1+r.IntN(2))}, 0)
-			m.insert(w.Insert(b, world.Dynamic, world.DefaultFilter), b, world.Dynamic, world.DefaultFilter)
+			k := randomKind(r)
+			m.insert(w.Insert(b, k, world.DefaultFilter), b, k, world.DefaultFilter)
 		}
 		for range 60 {
 			p := obb.Vec2{X: float32(r.IntN(17)-8) * size, Y: float32(r.IntN(17)-8) * size}

@@ -1,6 +1,7 @@
 package world
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/big"
@@ -94,7 +95,7 @@ func TestBlockRectsLayOut(t *testing.T) {
 // TestBlockRects runs Inserts, Moves, MoveBoxes and Removes of Static
 // boxes in crowded cells, and Dynamic boxes among them, checking the
 // block rectangles and every question that skips blocks by them (Query,
-// Any, QueryPoint, Pairs) against brute force.
+// Any, QueryPoint, RayCastAll, Pairs) against brute force.
 func TestBlockRects(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
@@ -187,6 +188,17 @@ func TestBlockRects(t *testing.T) {
 					}
 					if got := w.QueryPoint(nil, q.Center, ^uint32(0)); !slices.Equal(got, wantPoint) {
 						t.Fatalf("%s: QueryPoint(%v) = %v, want %v", what, q.Center, got, wantPoint)
+					}
+					d := obb.Vec2{X: float32(r.NormFloat64() * 40), Y: float32(r.NormFloat64() * 40)}
+					var rays []RayHit
+					for _, h := range hs {
+						if t, n, hit := w.Box(h).RayCast(q.Center, d); hit {
+							rays = append(rays, RayHit{h, t, n})
+						}
+					}
+					slices.SortStableFunc(rays, func(a, b RayHit) int { return cmp.Compare(a.T, b.T) })
+					if got := w.RayCastAll(nil, q.Center, d, ^uint32(0)); !slices.Equal(got, rays) {
+						t.Fatalf("%s: RayCastAll(%v, %v) = %v, want %v", what, q.Center, d, got, rays)
 					}
 				}
 				// Pairs after this round's changes, then after a step

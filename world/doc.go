@@ -35,25 +35,26 @@
 // kernels test 8 or 16 at a time, a block per call. A question visits the
 // few cells its bounds reach on each level of box sizes, so its cost does
 // not grow with the number of boxes in the world; in the Static grid each
-// cell keeps a rectangle that holds its boxes' bounds, and Query and Any
-// skip the cells whose rectangles miss theirs. InsertBoxes writes its boxes
-// into their cells cell by cell. Pairs remembers the last step's pairs and
-// tests only the boxes inserted, moved or refiltered since; the others'
-// pairs stand. When many boxes moved, it tests the candidates it keeps, the
-// pairs whose fat bounds (the boxes' bounds grown by a margin, as in
-// Box2D's dynamic tree) meet, and finds new candidates only for the boxes
-// that left their fat bounds; when more than one box in 16 a step does, on
-// average over the last steps, it recomputes every pair cell by cell until
-// a sample of the boxes shows few leaving. MoveBoxes moves many boxes in
-// one call, on several goroutines, and writes them block by block rather
-// than in the caller's order when there are many or the world is large. In
-// a large world, Move too leaves the writing of its box's block to the
-// next question or Pairs, which writes the blocks of all the Moves since
-// together. On Linux, the arrays of 4 MiB or more that questions read at
-// scattered places (the blocks, their fat bounds, the tiles and the boxes'
-// slots) ask for transparent huge pages where the system gives them only on
-// request ("madvise"); GODEBUG=disablethp=1, the runtime's switch for the
-// heap, turns that off.
+// cell and each block keeps a rectangle that holds its boxes' bounds, a
+// crowded cell's boxes lie in spatial order (Sort-Tile-Recursive), and the
+// questions skip the cells and blocks whose rectangles miss theirs.
+// InsertBoxes writes its boxes into their cells cell by cell. Pairs
+// remembers the last step's pairs and tests only the boxes inserted, moved
+// or refiltered since; the others' pairs stand. When many boxes moved, it
+// tests the candidates it keeps, the pairs whose fat bounds (the boxes'
+// bounds grown by a margin, as in Box2D's dynamic tree) meet, and finds new
+// candidates only for the boxes that left their fat bounds; when more than
+// one box in 16 a step does, on average over the last steps, it recomputes
+// every pair cell by cell until a sample of the boxes shows few leaving.
+// MoveBoxes moves many boxes in one call, on several goroutines, and writes
+// them block by block rather than in the caller's order when there are many
+// or the world is large. In a large world, Move too leaves the writing of
+// its box's block to the next question or Pairs, which writes the blocks of
+// all the Moves since together. On Linux, the arrays of 4 MiB or more that
+// questions read at scattered places (the blocks, their fat bounds, the
+// tiles and the boxes' slots) ask for transparent huge pages where the
+// system gives them only on request ("madvise"); GODEBUG=disablethp=1, the
+// runtime's switch for the heap, turns that off.
 //
 // # Handles
 //

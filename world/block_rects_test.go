@@ -344,3 +344,70 @@ func TestSegmentMeets(t *testing.T) {
 		t.Fatalf("%d cases within round, %d not: too few of either", met, missed)
 	}
 }
+
+// TestBlockRectsKeepFat lays crowded Static cells out while Pairs serves
+// its steps from the candidates of fat bounds: Static boxes inserted and
+// removed until an Insert runs compact, between steps that move every
+// unit a little, and Pairs against brute force after each step.
+func TestBlockRectsKeepFat(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	src := crowdedMap(r, 1500)
+	w := New()
+	all := w.InsertBoxes(nil, src, Static, DefaultFilter)
+	kind := map[Handle]Kind{}
+	for _, h := range all {
+		kind[h] = Static
+	}
+	var units []Handle
+	var poses soa.Boxes
+	for range 600 {
+		b := src.At(r.IntN(src.Len()))
+		b.Half = obb.Vec2{X: 0.5 + float32(r.Float64()), Y: 0.5 + float32(r.Float64())}
+		h := w.Insert(b, Dynamic, DefaultFilter)
+		units, all, kind[h] = append(units, h), append(all, h), Dynamic
+		poses.Append(b)
+	}
+	g := &w.grids[Static]
+	laidOut := false // compact ran on the Static grid while the candidates were in use
+	for step := range 40 {
+		for i := range units {
+			poses.CX[i] += float32(0.02 * r.NormFloat64())
+			poses.CY[i] += float32(0.02 * r.NormFloat64())
+		}
+		w.MoveBoxes(units, &poses)
+		if step >= 8 {
+			// A Static box in, another out: the grid's churn grows, its
+			// count does not, until an Insert lays it out.
+			for range 200 {
+				b := src.At(r.IntN(src.Len()))
+				b.Center.X += float32(r.NormFloat64())
+				fat, before := g.keepFat, g.churn
+				h := w.Insert(b, Static, DefaultFilter)
+				laidOut = laidOut || fat && g.churn < before
+				i := r.IntN(len(all))
+				for kind[all[i]] != Static {
+					i = r.IntN(len(all))
+				}
+				w.Remove(all[i])
+				delete(kind, all[i])
+				all[i] = h
+				kind[h] = Static
+			}
+		}
+		var want []Pair
+		for _, u := range units {
+			for _, x := range all {
+				if x != u && (kind[x] == Static || x > u) && w.Box(u).Overlaps(w.Box(x)) {
+					want = append(want, Pair{min(u, x), max(u, x)})
+				}
+			}
+		}
+		slices.SortFunc(want, func(a, b Pair) int { return cmp.Or(cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B)) })
+		if got := w.Pairs(nil); !slices.Equal(got, want) {
+			t.Fatalf("step %d: Pairs has %d pairs, want %d", step, len(got), len(want))
+		}
+	}
+	if !laidOut {
+		t.Fatal("the Static grid was never laid out while the candidates were in use")
+	}
+}

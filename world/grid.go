@@ -171,7 +171,7 @@ type grid struct {
 	keepFat    bool               // the candidates are in use: fat follows the boxes' lanes
 	spareCells []cell             // and its other cell array
 	order      []int32            // compact's order of cells
-	crowd      []crowdBox         // compact's boxes of a crowded cell (block_rects.go)
+	crowd      crowd              // compact's scratch for a crowded cell (block_rects.go)
 	churn      int                // boxes added to cells since the last compact
 	boxes      int
 	count      [levelSpan]int32

@@ -358,9 +358,8 @@ func (g *grid) tileHeadsNear(heads *[64]int32, t cellKey, cells uint64, lo, hi o
 	m := 0
 	for ; bits != 0; bits &= bits - 1 {
 		s := mathbits.TrailingZeros64(bits)
-		r := &rs[s]
 		heads[m] = tl.head[s]
-		m += int(b2i(r[0] <= hi.X && r[1] <= hi.Y && r[2] >= lo.X && r[3] >= lo.Y))
+		m += int(b2i(rs[s].meets(lo, hi)))
 	}
 	return m
 }

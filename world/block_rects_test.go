@@ -346,9 +346,12 @@ func TestSegmentMeets(t *testing.T) {
 }
 
 // TestBlockRectsKeepFat lays crowded Static cells out while Pairs serves
-// its steps from the candidates of fat bounds: Static boxes inserted and
-// removed until an Insert runs compact, between steps that move every
-// unit a little, and Pairs against brute force after each step.
+// its steps from the candidates of fat bounds, and then sends units onto
+// Static boxes, so that the escaped units' queries read the fat bounds
+// layOut copied: steps that move every unit a little until the candidates
+// are built, one step of Static boxes inserted and removed until an Insert
+// runs compact, then steps in which a few units jump onto a Static box,
+// with Pairs against brute force after each step.
 func TestBlockRectsKeepFat(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	src := crowdedMap(r, 1500)
@@ -368,22 +371,33 @@ func TestBlockRectsKeepFat(t *testing.T) {
 		poses.Append(b)
 	}
 	g := &w.grids[Static]
-	laidOut := false // compact ran on the Static grid while the candidates were in use
+	laidOut, jumped := false, 0
 	for step := range 40 {
 		for i := range units {
 			poses.CX[i] += float32(0.02 * r.NormFloat64())
 			poses.CY[i] += float32(0.02 * r.NormFloat64())
 		}
+		if laidOut {
+			// Fewer than one unit in escapeShare, so the candidates stay.
+			for range 12 {
+				i, x := r.IntN(len(units)), all[r.IntN(len(all))]
+				if kind[x] == Static {
+					b := w.Box(x)
+					poses.CX[i], poses.CY[i] = b.Center.X, b.Center.Y
+					jumped++
+				}
+			}
+		}
 		w.MoveBoxes(units, &poses)
-		if step >= 8 {
+		if w.fat.valid && !laidOut {
 			// A Static box in, another out: the grid's churn grows, its
 			// count does not, until an Insert lays it out.
-			for range 200 {
+			for !laidOut {
 				b := src.At(r.IntN(src.Len()))
 				b.Center.X += float32(r.NormFloat64())
-				fat, before := g.keepFat, g.churn
+				before := g.churn
 				h := w.Insert(b, Static, DefaultFilter)
-				laidOut = laidOut || fat && g.churn < before
+				laidOut = g.keepFat && g.churn < before
 				i := r.IntN(len(all))
 				for kind[all[i]] != Static {
 					i = r.IntN(len(all))
@@ -406,8 +420,11 @@ func TestBlockRectsKeepFat(t *testing.T) {
 		if got := w.Pairs(nil); !slices.Equal(got, want) {
 			t.Fatalf("step %d: Pairs has %d pairs, want %d", step, len(got), len(want))
 		}
+		if laidOut && !w.fat.valid {
+			t.Fatalf("step %d: the candidates were dropped", step)
+		}
 	}
-	if !laidOut {
-		t.Fatal("the Static grid was never laid out while the candidates were in use")
+	if !laidOut || jumped == 0 {
+		t.Fatalf("laid out %v, %d units jumped: the test tested nothing", laidOut, jumped)
 	}
 }

@@ -62,7 +62,7 @@ var forcedWrites = -1
 // world=rts, workers=2).
 func (w *World) settle(k int) {
 	m := &w.moves
-	ahead := w.large()
+	ahead := w.large() || len(w.slots)*int(unsafe.Sizeof(slot{})) > settleAheadBytes
 	dyn, total := len(w.grids[Dynamic].blocks), len(w.grids[Dynamic].blocks)+len(w.grids[Static].blocks)
 	for {
 		start := int(m.next.Add(settleChunk)) - settleChunk
@@ -109,13 +109,24 @@ func (w *World) settleBlocks(blocks []block, ahead bool) {
 }
 
 // settleAhead is how many blocks ahead of its writes settle asks for the
-// slots it will read, in a large world (regions.go). The slots are read in
-// a random order, a cache miss and a TLB miss each; asked for ahead, their
-// misses overlap instead of stalling each lane's copy in turn
-// (BenchmarkWorldStep, moved=100%/move=bulk, at 1,000,000 boxes and more;
-// 8 or 16 blocks ahead measured the same as 4). In a world the caches
-// hold, the asking costs more than it saves (at 10,000 boxes).
+// slots it will read, in a large world (regions.go) or one whose slots
+// take more than settleAheadBytes. The slots are read in a random order,
+// a cache miss each, and a TLB miss too in a large world; asked for
+// ahead, their misses overlap instead of stalling each lane's copy in
+// turn (BenchmarkWorldStep, moved=100%/move=bulk, at 1,000,000 boxes and
+// more; 8 or 16 blocks ahead measured the same as 4).
 const settleAhead = 4
+
+// settleAheadBytes: in a world whose slots take more than this, twice the
+// L2 cache, settle asks for them ahead even when its blocks do not make
+// the world large. Where the L2 cache holds most of the slots the asking
+// costs more than it saves. Timed in one binary, the uniform scene's
+// all-moved MoveBoxes step with one worker, asking against not: 5% slower
+// at 40,000 boxes (2.2 MB of slots) and 2% at 60,000 (3.4 MB); 4% faster
+// at 80,000 (4.5 MB), 0% to 8% at 100,000 (5.6 MB; five runs), 9% and 10%
+// at 150,000 (8.4 MB; two runs); at 100,000 boxes the mixed scene's 4.5%
+// faster, the RTS scene's the same, and with two workers each the same.
+const settleAheadBytes = 4 << 20
 
 // prefetchSlots asks for the boxes of the dirty slots of blk's lanes.
 func (w *World) prefetchSlots(blk *block) {

@@ -149,12 +149,12 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 			}
 			continue
 		}
-		// grid.visit's walk over the cells, written out: the test of each
+		// visitLevel's walk over the cells, written out: the test of each
 		// block is then the closure above, which the compiler inlines
 		// here, not a call through a function value in walk. Query and
 		// Any at BenchmarkWorldQuery's footprints took 2% to 13% less time
 		// on the uniform scene at 10,000 and 1,000,000 boxes, 0% to 5% on
-		// the RTS scene (timed in one binary against grid.visit).
+		// the RTS scene (timed in one binary against visitLevel's walk).
 		for i := range g.levels {
 			// Any takes the coarsest level first: its boxes are the
 			// largest, so the likeliest to overlap b, and b's range of
@@ -178,17 +178,12 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 			for ty := y0 >> tileShift; ty <= y1>>tileShift; ty++ {
 				rows := tileRows(ty, y0, y1)
 				for tx := x0 >> tileShift; tx <= x1>>tileShift; tx++ {
-					var m int
-					if g.static {
-						m = g.tileHeadsNear(&heads, cellKey{tx, ty, lv}, rows&tileColumns(tx, x0, x1), lo, hi)
-					} else {
-						m = g.tileHeads(&heads, cellKey{tx, ty, lv}, rows&tileColumns(tx, x0, x1))
-					}
+					m := g.tileHeadsNear(&heads, cellKey{tx, ty, lv}, rows&tileColumns(tx, x0, x1), lo, hi)
 					for _, hd := range heads[:m] {
 						for b := hd; b >= 0; b = g.blocks[b].next {
 							blk := &g.blocks[b]
-							if g.static && (b != hd || blk.next >= 0) && !blk.rect.meets(lo, hi) {
-								continue // one of a crowded cell's blocks, clear of b (block_rects.go)
+							if g.clearOf(b, hd, blk, lo, hi) {
+								continue
 							}
 							if visit(blk) {
 								return dst, true
@@ -216,31 +211,22 @@ func overlapsBlock(q *batch.Query, blk *block) uint64 {
 	return batch.OverlapsBlock(q, &blk.cols, int(blk.n))
 }
 
-// visit calls fn with every block that may hold a box whose bounds meet
-// [lo, hi], and stops early when fn returns true, which it then returns. On
-// level k, a box's center lies within the level's reach r = reach[k] of
-// every point of its bounds (levelReach), so only cells whose coordinates
-// are in coord(lo - r) to coord(hi + r) can hold one: lo - r is rounded to
-// nearest, which keeps it at or below any float64 at or above the exact
-// value, centers included, and coord is monotonic. When the range has more
-// cells than the grid, the grid's cells are scanned instead.
-func (g *grid) visit(lo, hi obb.Vec2, fn func(*block) bool) bool {
-	for _, k := range g.levels {
-		if g.visitLevel(k, lo, hi, fn) {
-			return true
-		}
-	}
-	return false
-}
-
-// visitLevel is visit on level k alone.
+// visitLevel calls fn with every block of level k that may hold a box
+// whose bounds meet [lo, hi], and stops early when fn returns true, which
+// it then returns. A box's center lies within the level's reach r =
+// reach[k] of every point of its bounds (levelReach), so only cells whose
+// coordinates are in coord(lo - r) to coord(hi + r) can hold one: lo - r
+// is rounded to nearest, which keeps it at or below any float64 at or
+// above the exact value, centers included, and coord is monotonic. When
+// the range has more cells than the grid, the grid's cells are scanned
+// instead.
 func (g *grid) visitLevel(k int16, lo, hi obb.Vec2, fn func(*block) bool) bool {
 	return g.visitFar(k, lo, hi, g.reach[int(k)-minLevel], fn)
 }
 
 // visitFar is visitLevel for things of the level's boxes that lie within
 // far of their centers, not reach[k]: the cells whose coordinates are in
-// coord(lo - far) to coord(hi + far), by visit's argument, which holds for
+// coord(lo - far) to coord(hi + far), by visitLevel's argument, which holds for
 // any float64 far at least the distance.
 func (g *grid) visitFar(k int16, lo, hi obb.Vec2, r float64, fn func(*block) bool) bool {
 	x0, x1, y0, y1, few := g.cellsAround(k, lo, hi, r)

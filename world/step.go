@@ -437,17 +437,48 @@ func (w *World) pairsOf(dst []uint64, h Handle, s *slot) []uint64 {
 		return false
 	}
 	lo, hi, _ := bound.Box(b)
+	var heads [64]int32
 	for k := range w.grids {
 		g := &w.grids[k]
 		if Kind(k) == Static && s.kind == Static {
 			continue
 		}
-		if s.where == inGrid && g.static {
-			g.visit(lo, hi, func(blk *block) bool { return blk.rect.meets(lo, hi) && visit(blk) }) // block_rects.go
-		} else if s.where == inGrid {
-			g.visit(lo, hi, visit)
-		} else {
+		if s.where != inGrid {
 			g.visitAll(visit)
+			continue
+		}
+		// visitLevel's walk over the cells, written out as in hits, so
+		// that the test of each block is the closure above inlined, not a
+		// call through a function value, and the Static grid's cells are
+		// skipped by their rectangles too (tileHeadsNear). Timed in one
+		// binary against visitLevel's walk, BenchmarkWorldStep's moved=1%
+		// MoveBoxes step with one worker took 8.5%, 4.9% and 1.2% less
+		// time on the uniform scene at 10,000, 100,000 and 1,000,000
+		// boxes, 3.0% and 1.4% less on the RTS scene at 10,000 and
+		// 100,000, and 3.7% and 7.8% less on the RTS scene with its
+		// buildings Static (BenchmarkWorldMapStep's world, a hundredth
+		// of the units moved).
+		for _, lv := range g.levels {
+			x0, x1, y0, y1, few := g.cellsAround(lv, lo, hi, g.reach[int(lv)-minLevel])
+			if !few {
+				g.scanCells(lv, x0, x1, y0, y1, func(blk *block) bool { return (!g.static || blk.rect.meets(lo, hi)) && visit(blk) })
+				continue
+			}
+			for ty := y0 >> tileShift; ty <= y1>>tileShift; ty++ {
+				rows := tileRows(ty, y0, y1)
+				for tx := x0 >> tileShift; tx <= x1>>tileShift; tx++ {
+					m := g.tileHeadsNear(&heads, cellKey{tx, ty, lv}, rows&tileColumns(tx, x0, x1), lo, hi)
+					for _, hd := range heads[:m] {
+						for b := hd; b >= 0; b = g.blocks[b].next {
+							blk := &g.blocks[b]
+							if g.clearOf(b, hd, blk, lo, hi) {
+								continue
+							}
+							visit(blk)
+						}
+					}
+				}
+			}
 		}
 	}
 	for _, x := range w.infinite {

@@ -343,8 +343,9 @@ func (g *grid) tileHeads(heads *[64]int32, t cellKey, cells uint64) int {
 	return m
 }
 
-// tileHeadsNear is tileHeads for the Static grid, less the cells whose
-// rectangles (cellBounds) miss [lo, hi] on a coordinate. It repeats
+// tileHeadsNear is tileHeads for a question with bounds [lo, hi], less,
+// on the Static grid, the cells whose rectangles (cellBounds) miss them on
+// a coordinate; the Dynamic grid keeps no rectangles. It repeats
 // tileHeads' lookup of the tile: shared as a function, which the compiler
 // does not inline, it made Query and Any 5% to 20% slower on the uniform
 // and RTS maps at 10,000 and 1,000,000 boxes (BenchmarkWorldQuery).
@@ -354,14 +355,30 @@ func (g *grid) tileHeadsNear(heads *[64]int32, t cellKey, cells uint64, lo, hi o
 	if bits == 0 {
 		return 0
 	}
-	tl, rs := &g.tiles[ti-1], &g.rects[ti-1]
+	tl := &g.tiles[ti-1]
 	m := 0
+	if !g.static {
+		for ; bits != 0; bits &= bits - 1 {
+			heads[m] = tl.head[mathbits.TrailingZeros64(bits)]
+			m++
+		}
+		return m
+	}
+	rs := &g.rects[ti-1]
 	for ; bits != 0; bits &= bits - 1 {
 		s := mathbits.TrailingZeros64(bits)
 		heads[m] = tl.head[s]
 		m += int(b2i(rs[s].meets(lo, hi)))
 	}
 	return m
+}
+
+// clearOf reports whether blk, block b of the cell whose first block is
+// hd, is one of a crowded cell's blocks of the Static grid whose rectangle
+// misses [lo, hi] (block_rects.go). A cell of one block was tested by its
+// own rectangle (tileHeadsNear).
+func (g *grid) clearOf(b, hd int32, blk *block, lo, hi obb.Vec2) bool {
+	return g.static && (b != hd || blk.next >= 0) && !blk.rect.meets(lo, hi)
 }
 
 // tileRows returns the mask, as in a tile's entry, of the cells of the

@@ -249,11 +249,19 @@ func (w *World) sortRange(c, lo, hi int) {
 	m := &w.moves
 	st, lv, un := m.stay[c][:0], m.leave[c][:0], m.unsure[c][:0]
 	b, fat := m.b, w.fat.valid
+	ahead := m.mode == writeSorted // sortAhead
 	var rx, ry [reachChunk]float64
 	for ; lo < hi; lo += reachChunk {
 		end := min(lo+reachChunk, hi)
 		batch.Reaches(b.CX[lo:end], b.CY[lo:end], b.UX[lo:end], b.UY[lo:end], b.HX[lo:end], b.HY[lo:end], rx[:end-lo], ry[:end-lo])
 		for i := lo; i < end; i++ {
+			if a := i + sortAhead; ahead && a < hi {
+				k := m.hs[a] >> 8
+				batch.Prefetch(unsafe.Pointer(&w.slots[k]), unsafe.Sizeof(slot{}))
+				if fat && int(k) < len(w.fat.box) {
+					batch.Prefetch(unsafe.Pointer(&w.fat.box[k]), unsafe.Sizeof(fatBox{}))
+				}
+			}
 			j := i - lo
 			h := m.hs[i]
 			s := &w.slots[h>>8]
@@ -318,6 +326,15 @@ func extend[T any](l []T) ([]T, *T) {
 // reachChunk is how many boxes' reaches sortMoves computes at a time,
 // with batch.Reaches, into two arrays on its stack that the cache keeps.
 const reachChunk = 256
+
+// sortAhead is how many boxes ahead sortRange asks for the slot and the
+// fat bounds of a box, when the step moved few boxes of a large world
+// (writeSorted): their slots are then scattered, and each is a cache miss
+// (writeAhead gives the measurements). When a quarter of the boxes or more
+// moved, asking cost 7% to 11% of the uniform all-moved step at 1,000,000
+// boxes whose handles ascend, as BenchmarkWorldStep's do: their slots are
+// read in order, which the processor's own prefetcher follows.
+const sortAhead = 8
 
 // markMoves is worker k's share of the check for repeated handles and of
 // the dirty marks: the slots whose words of the bitsets are its own, words

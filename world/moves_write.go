@@ -169,10 +169,29 @@ func (w *World) bucket() {
 func (w *World) writeMoves(k int) {
 	m := &w.moves
 	n := len(m.bounds) - 1
-	for _, x := range m.sorted[m.cut(k, n):m.cut(k+1, n)] {
+	xs := m.sorted[m.cut(k, n):m.cut(k+1, n)]
+	for i := range xs {
+		if j := i + writeAhead; j < len(xs) {
+			y := &xs[j]
+			l := y.lane & 0xff
+			batch.Prefetch(unsafe.Pointer(&w.grids[y.lane>>8].blocks[y.blk].cols[l/groupLanes]), unsafe.Sizeof(batch.Group{}))
+		}
+		x := &xs[i]
 		w.grids[x.lane>>8].blocks[x.blk].set(x.lane&0xff, x.box)
 	}
 }
+
+// writeAhead is how many boxes ahead of its writes writeMoves asks for the
+// group of lanes it will write. The boxes are sorted by region of blocks,
+// but a step that moved few of a large world's boxes has a few in each
+// region, each in a block of its own, so every write misses the cache.
+// Asked for ahead, the misses of several writes overlap. Timed in one binary against not asking (BenchmarkWorldStep's
+// moved=1% MoveBoxes step on the uniform scene, one worker, medians of the
+// per-round ratios), with sortRange's slots asked for ahead too: 0.916 at
+// 4,000,000 boxes, 0.921, 0.922 and 0.924 at 1,000,000 (three runs), 0.937
+// with two workers; the RTS scene's, which its standing pairs dominate,
+// within the noise. Each alone took 2% to 5% off.
+const writeAhead = 8
 
 // cut returns where worker k of n starts in sorted (writeMoves).
 func (m *moves) cut(k, n int) int32 { return m.start[shareStart(m.start[:], k, n)] }

@@ -126,3 +126,57 @@ func prefetchKernel() {
 	JB(LabelRef("line"))
 	RET()
 }
+
+// prefetchMarkedKernel writes prefetchMarked, which asks for the records
+// of the marked ones among a list of handles in one call: a pass that
+// copies a block's moved boxes from their slots, read in a random order,
+// asks for the slots of a block a few blocks ahead of its copies, and a
+// call of prefetchLines a slot cost about as much as the misses it
+// overlapped where the slots sit in the L3 cache.
+func prefetchMarkedKernel() {
+	TEXT("prefetchMarked", NOSPLIT, "func(base *byte, stride, span uintptr, hs *uint32, n int, bits *uint64, words int)")
+	Pragma("noescape")
+	Doc(
+		"prefetchMarked asks, without waiting, for the first and the last byte of",
+		"the span bytes at base + stride·i, span > 0, for the slot i = h>>8 of",
+		"each of the n handles h at hs whose bit i%64 of bits[i/64] is set; a",
+		"slot whose word i/64 is words or more is not asked for. It reads only",
+		"hs[0:n] and bits[0:words]; a prefetch never faults and changes no result.",
+	)
+	base := Load(Param("base"), GP64())
+	stride := Load(Param("stride"), GP64())
+	span := Load(Param("span"), GP64())
+	hs := Load(Param("hs"), GP64())
+	n := Load(Param("n"), GP64())
+	bits := Load(Param("bits"), GP64())
+	words := Load(Param("words"), GP64())
+	DECQ(span)
+	end := GP64()
+	LEAQ(Mem{Base: hs, Index: n, Scale: 4}, end)
+	TESTQ(n, n)
+	JLE(LabelRef("done"))
+	Label("handle")
+	i, word, addr := GP64(), GP64(), GP64()
+	MOVL(Mem{Base: hs}, i.As32())
+	ADDQ(U8(4), hs)
+	SHRL(U8(8), i.As32())
+	MOVQ(i, word)
+	SHRQ(U8(6), word)
+	CMPQ(word, words)
+	JAE(LabelRef("next"))
+	Comment("Into a register: BTQ of a register takes the bit number mod 64,",
+		"of memory it would address past the word.")
+	MOVQ(Mem{Base: bits, Index: word, Scale: 8}, word)
+	BTQ(i, word)
+	JCC(LabelRef("next"))
+	MOVQ(i, addr)
+	IMULQ(stride, addr)
+	ADDQ(base, addr)
+	PREFETCHT0(Mem{Base: addr})
+	PREFETCHT0(Mem{Base: addr, Index: span, Scale: 1})
+	Label("next")
+	CMPQ(hs, end)
+	JB(LabelRef("handle"))
+	Label("done")
+	RET()
+}

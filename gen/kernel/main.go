@@ -50,6 +50,7 @@ func main() {
 	}
 	groupKernel()
 	prefetchKernel()
+	prefetchMarkedKernel()
 	pairKernel(false)
 	pairKernel(true)
 	for _, w := range []width{avx2, avx512} {

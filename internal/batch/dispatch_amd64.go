@@ -81,6 +81,20 @@ func Prefetch(p unsafe.Pointer, size uintptr) {
 	}
 }
 
+// PrefetchMarked asks the CPU to start loading, for each h of hs whose
+// slot i = h>>8 has bit i%64 of bits[i/64] set, the span bytes at base +
+// stride·i, and returns at once: one call for the records of a list of
+// handles, where a call of Prefetch for each costs about as much as the
+// misses it overlaps when the records sit in the L3 cache. A slot past
+// bits is not asked for. It changes no result and never faults; where
+// there is no assembly it does nothing. It panics unless 0 < span <= 64.
+func PrefetchMarked(base unsafe.Pointer, stride, span uintptr, hs []uint32, bits []uint64) {
+	markedSpan(span)
+	if len(hs) > 0 {
+		prefetchMarked((*byte)(base), stride, span, &hs[0], len(hs), unsafe.SliceData(bits), len(bits))
+	}
+}
+
 func runsPruned(qs, b *soa.Boxes, qreach, reach []float32, runs []int32, out []uint64) {
 	switch current.Load() {
 	case AVX512:

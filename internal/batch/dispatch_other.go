@@ -34,6 +34,13 @@ func OverlapsBlock(q *Query, b *Block, n int) uint64 {
 // cache; where there is no assembly it does nothing.
 func Prefetch(p unsafe.Pointer, size uintptr) {}
 
+// PrefetchMarked asks for the records of the marked slots of hs, as the
+// amd64 form does; where there is no assembly it does nothing. It panics
+// unless 0 < span <= 64.
+func PrefetchMarked(base unsafe.Pointer, stride, span uintptr, hs []uint32, bits []uint64) {
+	markedSpan(span)
+}
+
 func runsPruned(qs, b *soa.Boxes, qreach, reach []float32, runs []int32, out []uint64) {
 	runsPrunedGeneric(qs, b, qreach, reach, runs, out)
 }

@@ -369,6 +369,42 @@ func TestPrefetchGuardPage(t *testing.T) {
 	}
 }
 
+// TestPrefetchMarkedGuardPages runs PrefetchMarked on handles that end
+// right before an unreadable page, every count up to 20, with a bitset
+// that ends before another, all of its bits set, and handles whose slots
+// lie in its last word, past it, and far past it: the kernel reads the
+// handles and the words of the bitset it is given only. The records it
+// asks for lie past the guard page too, which a prefetch may name.
+func TestPrefetchMarkedGuardPages(t *testing.T) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	gh, gb := testkit.NewGuarded(t, 4096), testkit.NewGuarded(t, 4096)
+	rec := gb.FloatsAtEnd(8)
+	for words := 0; words <= 3; words++ {
+		bits := gb.WordsAtEnd(words)
+		for i := range bits {
+			bits[i] = ^uint64(0)
+		}
+		for n := 1; n <= 20; n++ {
+			col := gh.Int32sAtEnd(n)
+			hs := unsafe.Slice((*uint32)(unsafe.Pointer(&col[0])), n)
+			for i := range hs {
+				slot := []uint32{uint32(64*words - 1 - i), uint32(64 * words), uint32(64*words + 64*i), 1 << 23}[i%4]
+				hs[i] = slot<<8 | uint32(i)
+			}
+			for _, span := range []uintptr{1, 24, 64} {
+				if err := testkit.Fault(func() { batch.PrefetchMarked(unsafe.Pointer(&rec[0]), 56, span, hs, bits) }); err != nil {
+					t.Fatalf("PrefetchMarked of %d handles, %d words, %d bytes a record: %v", n, words, span, err)
+				}
+			}
+		}
+	}
+	for _, span := range []uintptr{0, 65} {
+		if err := testkit.Fault(func() { batch.PrefetchMarked(unsafe.Pointer(&rec[0]), 56, span, nil, nil) }); err == nil {
+			t.Errorf("PrefetchMarked of %d bytes a record did not panic", span)
+		}
+	}
+}
+
 // guardedKernel is a kernel of six float32 columns and two outputs, as
 // TestColumnKernelGuardPages runs it: run calls it on c with output out
 // (0 or 1) right before the guard page, or neither for -1, and returns

@@ -42,6 +42,15 @@ func overlapsGroupAVX2(q *[6]float32, b *[48]float32) uint64
 //go:noescape
 func prefetchLines(p *byte, size uintptr)
 
+// prefetchMarked asks, without waiting, for the first and the last byte of
+// the span bytes at base + stride·i, span > 0, for the slot i = h>>8 of
+// each of the n handles h at hs whose bit i%64 of bits[i/64] is set; a
+// slot whose word i/64 is words or more is not asked for. It reads only
+// hs[0:n] and bits[0:words]; a prefetch never faults and changes no result.
+//
+//go:noescape
+func prefetchMarked(base *byte, stride uintptr, span uintptr, hs *uint32, n int, bits *uint64, words int)
+
 // pairsAVX2 sets bit k%64 of out[k/64] when box ij[2k] of a overlaps box
 // ij[2k+1] of b, 8 pairs per step. The caller guarantees len(ij) is a
 // positive multiple of 16, every index is inside its columns, and

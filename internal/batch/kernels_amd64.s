@@ -1128,6 +1128,47 @@ line:
 	JB         line
 	RET
 
+// func prefetchMarked(base *byte, stride uintptr, span uintptr, hs *uint32, n int, bits *uint64, words int)
+// Requires: MMX+
+TEXT ·prefetchMarked(SB), NOSPLIT, $0-56
+	MOVQ  base+0(FP), AX
+	MOVQ  stride+8(FP), CX
+	MOVQ  span+16(FP), DX
+	MOVQ  hs+24(FP), BX
+	MOVQ  n+32(FP), SI
+	MOVQ  bits+40(FP), DI
+	MOVQ  words+48(FP), R8
+	DECQ  DX
+	LEAQ  (BX)(SI*4), R9
+	TESTQ SI, SI
+	JLE   done
+
+handle:
+	MOVL (BX), SI
+	ADDQ $0x04, BX
+	SHRL $0x08, SI
+	MOVQ SI, R10
+	SHRQ $0x06, R10
+	CMPQ R10, R8
+	JAE  next
+
+	// Into a register: BTQ of a register takes the bit number mod 64,
+	// of memory it would address past the word.
+	MOVQ       (DI)(R10*8), R10
+	BTQ        SI, R10
+	JCC        next
+	IMULQ      CX, SI
+	ADDQ       AX, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 (SI)(DX*1)
+
+next:
+	CMPQ BX, R9
+	JB   handle
+
+done:
+	RET
+
 // func pairsAVX2(acx []float32, acy []float32, aux []float32, auy []float32, ahx []float32, ahy []float32, bcx []float32, bcy []float32, bux []float32, buy []float32, bhx []float32, bhy []float32, ij []int32, out []uint64)
 // Requires: AVX, AVX2, BMI2
 TEXT ·pairsAVX2(SB), NOSPLIT, $192-336

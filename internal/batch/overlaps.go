@@ -153,3 +153,11 @@ func overlapsBlockGeneric(q *Query, b *Block, n int) uint64 {
 	}
 	return bits
 }
+
+// markedSpan panics unless PrefetchMarked can ask for span bytes, the
+// lines of its first and last byte: 0 < span <= 64.
+func markedSpan(span uintptr) {
+	if span == 0 || span > 64 {
+		panic(fmt.Sprintf("batch: PrefetchMarked of %d bytes a record, not 1 to 64", span))
+	}
+}

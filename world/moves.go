@@ -253,32 +253,41 @@ func (w *World) sortRange(c, lo, hi int) {
 	var rx, ry [reachChunk]float64
 	for ; lo < hi; lo += reachChunk {
 		end := min(lo+reachChunk, hi)
-		batch.Reaches(b.CX[lo:end], b.CY[lo:end], b.UX[lo:end], b.UY[lo:end], b.HX[lo:end], b.HY[lo:end], rx[:end-lo], ry[:end-lo])
-		for i := lo; i < end; i++ {
-			if a := i + sortAhead; ahead && a < hi {
+		// The columns and reaches cut to the length of hs, so that the
+		// compiler proves the loop's loads in bounds and checks none of
+		// them: the all-moved uniform step 1% to 5% faster in six of
+		// eight runs at 10,000 to 1,000,000 boxes, within the noise in the
+		// others (BenchmarkWorldStep, moved=100%, move=bulk, one worker,
+		// timed in one binary).
+		hs := m.hs[lo:end]
+		n := len(hs)
+		cx, cy, ux, uy, hx, hy := b.CX[lo:end], b.CY[lo:end], b.UX[lo:end], b.UY[lo:end], b.HX[lo:end], b.HY[lo:end]
+		cx, cy, ux, uy, hx, hy = cx[:n], cy[:n], ux[:n], uy[:n], hx[:n], hy[:n]
+		rxs, rys := rx[:n], ry[:n]
+		batch.Reaches(cx, cy, ux, uy, hx, hy, rxs, rys)
+		for j, h := range hs {
+			if a := lo + j + sortAhead; ahead && a < hi {
 				k := m.hs[a] >> 8
 				batch.Prefetch(unsafe.Pointer(&w.slots[k]), unsafe.Sizeof(slot{}))
 				if fat && int(k) < len(w.fat.box) {
 					batch.Prefetch(unsafe.Pointer(&w.fat.box[k]), unsafe.Sizeof(fatBox{}))
 				}
 			}
-			j := i - lo
-			h := m.hs[i]
 			s := &w.slots[h>>8]
-			x := obb.Box{Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]}, Axis: obb.Vec2{X: b.UX[i], Y: b.UY[i]}, Half: obb.Vec2{X: b.HX[i], Y: b.HY[i]}}
+			x := obb.Box{Center: obb.Vec2{X: cx[j], Y: cy[j]}, Axis: obb.Vec2{X: ux[j], Y: uy[j]}, Half: obb.Vec2{X: hx[j], Y: hy[j]}}
 			key, ok := cellKey{}, false
 			if s.where == inGrid {
 				var r, tx, ty float64
 				g := &w.grids[s.kind]
-				if rx[j] >= 0 {
+				if rxs[j] >= 0 {
 					// Most boxes of a step stay in their cells, and stays
 					// checks that without finding the cell: cellAt runs
 					// only for those that leave.
-					r = max(rx[j], ry[j])
+					r = max(rxs[j], rys[j])
 					if key, ok = s.cell, true; !g.stays(key, r, x.Center) {
 						key = g.cellAt(x.Center, r)
 					}
-					tx, ty = slack(rx[j]), slack(ry[j])
+					tx, ty = slack(rxs[j]), slack(rys[j])
 				} else {
 					key, r, tx, ty, ok = g.cellIrregular(x) // rx and ry are -1: Reach declined the box
 				}

@@ -10,7 +10,7 @@
 // mask registers; the reaches and bounds take half as many boxes, as
 // float64 lanes, and the key copy 4 and 8 uint64 keys); the group kernel
 // and the pair-list kernels are generated for AVX2 only, and the prefetch
-// hint has no width.
+// hints have no width.
 //
 // Regenerate from the repository's root with
 //

@@ -256,7 +256,7 @@ func (w *World) sortRange(c, lo, hi int) {
 		// The columns and reaches cut to the length of hs, so that the
 		// compiler proves the loop's loads in bounds and checks none of
 		// them: the all-moved uniform step 1% to 5% faster in six of
-		// eight runs at 10,000 to 1,000,000 boxes, within the noise in the
+		// nine runs at 10,000 to 1,000,000 boxes, within the noise in the
 		// others (BenchmarkWorldStep, moved=100%, move=bulk, one worker,
 		// timed in one binary).
 		hs := m.hs[lo:end]

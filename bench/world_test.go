@@ -337,6 +337,33 @@ func BenchmarkWorldLoad(b *testing.B) {
 	}
 }
 
+// BenchmarkWorldFirstStep times the first Pairs of a World just loaded
+// with a scene's Dynamic boxes by one InsertBoxes (not timed), and
+// reports ns per box: the rest of a physics world's first frame after
+// BenchmarkWorldLoad's, when every pair is found cell by cell and the
+// step's state by slot is made.
+func BenchmarkWorldFirstStep(b *testing.B) {
+	for _, sc := range worldScenes[:2] {
+		for _, n := range worldSizes() {
+			boxes := worldScene(sc.name, sc.make, n)
+			b.Run(fmt.Sprintf("world=%s/n=%d", sc.name, n), func(b *testing.B) {
+				var (
+					hs    []world.Handle
+					pairs []world.Pair
+				)
+				for b.Loop() {
+					b.StopTimer()
+					w := world.New()
+					hs = w.InsertBoxes(hs[:0], boxes, world.Dynamic, world.DefaultFilter)
+					b.StartTimer()
+					pairs = w.Pairs(pairs[:0])
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/box")
+			})
+		}
+	}
+}
+
 // BenchmarkWorldDrift is the all-moved step with boxes that travel
 // instead of jittering: each box has a velocity, speed times a normal
 // deviate on each coordinate, and turns back every 64 steps, each box at

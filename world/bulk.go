@@ -3,7 +3,9 @@ package world
 import (
 	"iter"
 	"slices"
+	"unsafe"
 
+	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/hugepage"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
@@ -28,6 +30,8 @@ func (w *World) InsertBoxes(dst []Handle, b *soa.Boxes, k Kind, f Filter) []Hand
 		w.slots = hugepage.Grow(w.slots, n)
 		w.tags = slices.Grow(w.tags, n)
 	}
+	dst = slices.Grow(dst, n)
+	w.dirty.list = slices.Grow(w.dirty.list, n)
 	g := &w.grids[k]
 	loads := slices.Grow(w.loading.loads[:0], n)
 	for i := range n {
@@ -77,18 +81,33 @@ func (w *World) putLoads(g *grid, loads []load) {
 		blocks += int((m+blockLanes-1)/blockLanes + b2i(m > 0)) // the first may be a partly full one
 		l.count[c], sum = sum, sum+m
 	}
-	l.order = slices.Grow(l.order[:0], len(loads))[:len(loads)]
+	sorted := slices.Grow(l.sorted[:0], len(loads))[:len(loads)]
 	for i := range loads {
 		c := loads[i].cell
-		l.order[l.count[c]] = int32(i)
+		sorted[l.count[c]] = loads[i]
 		l.count[c]++
 	}
 	g.blocks = hugepage.Grow(g.blocks, blocks)
 	g.fat = hugepage.Grow(g.fat, blocks)
-	for _, i := range l.order {
-		w.putLoad(g, &loads[i], loads[i].cell)
+	for j := range sorted {
+		if a := j + loadAhead; a < len(sorted) {
+			batch.Prefetch(unsafe.Pointer(&w.slots[sorted[a].slot]), unsafe.Sizeof(slot{}))
+		}
+		w.putLoad(g, &sorted[j], sorted[j].cell)
 	}
+	l.sorted = sorted[:0]
 }
+
+// loadAhead is how many boxes ahead putLoads asks for the slot it will
+// read. In cell order the slots, which are in the caller's order, are read
+// at random, and in a world larger than the cache each is a miss; asked
+// for ahead, several misses overlap. The loads are copied in cell order,
+// not indexed by an order, so that they are read in turn. On the uniform
+// scene's Static load, three interleaved rounds of BenchmarkWorldLoad:
+// 1,009 ns a box at 1,000,000 boxes, 787 with the copy, 688 with the copy
+// and the asking; at 4,000,000, 1,235, 921 and 764. The RTS scene's loads
+// did not change.
+const loadAhead = 8
 
 // putLoad puts the box of ld in cell c of grid g.
 func (w *World) putLoad(g *grid, ld *load, c int32) {
@@ -109,9 +128,9 @@ type load struct {
 // puts in cells, each cell's count of them and then where its boxes start
 // in order, and the boxes in the order of their cells.
 type loading struct {
-	loads []load
-	count []int32
-	order []int32
+	loads  []load
+	count  []int32
+	sorted []load
 }
 
 // All iterates over the live boxes in ascending handle order. The World

@@ -67,7 +67,7 @@ func orderedBits(x float32) uint32 {
 // boxes took a quarter to a third longer (BenchmarkWorldLoad, 10,000 and
 // 100,000 boxes, three interleaved rounds). A place, block<<4 | lane,
 // fits an int32: a World holds fewer than 2²⁴ boxes.
-func (g *grid) layOut(nb []block, nf []fatBlock, c, ci int32, moved func(h Handle, blk, lane int32)) ([]block, []fatBlock) {
+func (g *grid) layOut(nb []block, nf []fatBlock, c, ci int32) ([]block, []fatBlock) {
 	cr := &g.crowd
 	at, keys := cr.at[:0], cr.keys[:0]
 	for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
@@ -98,19 +98,18 @@ func (g *grid) layOut(nb []block, nf []fatBlock, c, ci int32, moved func(h Handl
 	// The last, partly full block goes first: a cell's first block is the
 	// only one that may be partly full (put).
 	if r := m % blockLanes; r != 0 {
-		nb, nf = g.fill(nb, nf, keys[m-r:], ci, moved)
+		nb, nf = g.fill(nb, nf, keys[m-r:], ci)
 		keys = keys[:m-r]
 	}
 	for i := 0; i < len(keys); i += blockLanes {
-		nb, nf = g.fill(nb, nf, keys[i:i+blockLanes], ci, moved)
+		nb, nf = g.fill(nb, nf, keys[i:i+blockLanes], ci)
 	}
 	return nb, nf
 }
 
 // fill appends a block of cell ci holding the boxes of keys, and their
-// fat bounds when the grid keeps them, and calls moved with each box's
-// new place.
-func (g *grid) fill(nb []block, nf []fatBlock, keys []crowdKey, ci int32, moved func(h Handle, blk, lane int32)) ([]block, []fatBlock) {
+// fat bounds when the grid keeps them.
+func (g *grid) fill(nb []block, nf []fatBlock, keys []crowdKey, ci int32) ([]block, []fatBlock) {
 	i := int32(len(nb))
 	nb = append(nb, block{n: int32(len(keys)), next: i + 1, cell: ci, rect: noBounds, common: ^uint32(0)})
 	if g.keepFat {
@@ -130,7 +129,6 @@ func (g *grid) fill(nb []block, nf []fatBlock, keys []crowdKey, ci int32, moved 
 			f, t := &g.fat[fb], &nf[i]
 			t[0][lane], t[1][lane], t[2][lane], t[3][lane] = f[0][fl], f[1][fl], f[2][fl], f[3][fl]
 		}
-		moved(to.h[lane], i, int32(lane))
 	}
 	return nb, nf
 }

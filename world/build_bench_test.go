@@ -18,25 +18,12 @@ import (
 func BenchmarkBuildFat(b *testing.B) {
 	for _, sc := range []string{"uniform", "rts", "mixed"} {
 		for _, n := range []int{10000, 100000} {
-			var boxes soa.Boxes
-			r := rand.New(rand.NewPCG(uint64(n), 5))
-			if sc == "rts" {
-				scene.RTS(r, n, &boxes)
-			} else {
-				scene.Uniform(r, n, &boxes)
-			}
-			if sc == "mixed" {
-				for i := range n {
-					if r.IntN(100) == 0 {
-						boxes.HX[i], boxes.HY[i] = 100*boxes.HX[i], 100*boxes.HY[i]
-					}
-				}
-			}
+			boxes := benchBoxes(sc, n)
 			for _, workers := range []int{1, 2} {
 				b.Run(fmt.Sprintf("world=%s/workers=%d/n=%d", sc, workers, n), func(b *testing.B) {
 					w := world.New()
 					w.Workers = workers
-					w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+					w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
 					w.Pairs(nil)
 					for b.Loop() {
 						world.BuildFat(w)
@@ -46,4 +33,46 @@ func BenchmarkBuildFat(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkCompact times the compaction of a grid (grid.compact and
+// World.relocate) alone, on worlds of the uniform and RTS scenes loaded as
+// Dynamic or Static boxes: the layout a world pays for once per as many
+// boxes entering cells as it holds, and once after a large load.
+func BenchmarkCompact(b *testing.B) {
+	for _, sc := range []string{"uniform", "rts"} {
+		for _, n := range []int{100000, 1000000} {
+			boxes := benchBoxes(sc, n)
+			for _, k := range []world.Kind{world.Dynamic, world.Static} {
+				b.Run(fmt.Sprintf("world=%s/kind=%s/n=%d", sc, []string{"dynamic", "static"}[k], n), func(b *testing.B) {
+					w := world.New()
+					w.InsertBoxes(nil, boxes, k, world.DefaultFilter)
+					for b.Loop() {
+						world.Compact(w, k)
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/box")
+				})
+			}
+		}
+	}
+}
+
+// benchBoxes returns n boxes of scene sc: uniform, rts, or mixed (the
+// uniform scene with one box in a hundred a hundred times larger).
+func benchBoxes(sc string, n int) *soa.Boxes {
+	var boxes soa.Boxes
+	r := rand.New(rand.NewPCG(uint64(n), 5))
+	if sc == "rts" {
+		scene.RTS(r, n, &boxes)
+	} else {
+		scene.Uniform(r, n, &boxes)
+	}
+	if sc == "mixed" {
+		for i := range n {
+			if r.IntN(100) == 0 {
+				boxes.HX[i], boxes.HY[i] = 100*boxes.HX[i], 100*boxes.HY[i]
+			}
+		}
+	}
+	return &boxes
 }

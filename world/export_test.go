@@ -66,3 +66,11 @@ func FatHold(w *World) { w.fat.skip, w.fat.need = 1<<20, maxQuiet }
 // BuildFat gives every box fat bounds and builds the candidates, as a
 // step does when the sample calls for it.
 func BuildFat(w *World) { w.build() }
+
+// Compact lays out the grid of kind k as the compaction that runs once
+// per as many boxes entering cells as the grid holds does, now.
+func Compact(w *World, k Kind) {
+	g := &w.grids[k]
+	g.churn = max(g.boxes, 1024)
+	w.compact()
+}

@@ -593,14 +593,14 @@ func (g *grid) clear() {
 
 // compact lays the cells out in the order of their keys (level, then y,
 // then x) and their blocks in the same order, each cell's one after the
-// other, and calls moved with each box's new place. Boxes inserted or moved
-// across cells in random order leave neighbouring cells' blocks scattered
-// over memory, and a step over the cells then misses the cache on every
-// neighbour; in key order the forward neighbours (x+1, and the next row)
-// are close behind. It runs when as many boxes have entered cells since
+// other; the caller then gives each box's slot its new place
+// (World.relocate). Boxes inserted or moved across cells in random order
+// leave neighbouring cells' blocks scattered over memory, and a step over
+// the cells then misses the cache on every neighbour; in key order the
+// forward neighbours (x+1, and the next row) are close behind. It runs when as many boxes have entered cells since
 // the last compact as the grid holds, so its O(n log n) is paid once per n
 // cell changes.
-func (g *grid) compact(moved func(h Handle, blk, lane int32)) {
+func (g *grid) compact() {
 	g.order = g.order[:0]
 	for c := range g.cells {
 		g.order = append(g.order, int32(c))
@@ -622,7 +622,7 @@ func (g *grid) compact(moved func(h Handle, blk, lane int32)) {
 	for ci, c := range g.order {
 		first := int32(len(nb))
 		if g.static && g.cells[c].boxes > blockLanes {
-			nb, nf = g.layOut(nb, nf, c, int32(ci), moved)
+			nb, nf = g.layOut(nb, nf, c, int32(ci))
 		} else {
 			for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
 				nb = append(nb, g.blocks[b])
@@ -631,9 +631,6 @@ func (g *grid) compact(moved func(h Handle, blk, lane int32)) {
 				}
 				i := int32(len(nb) - 1)
 				nb[i].next, nb[i].cell = i+1, int32(ci)
-				for lane := range nb[i].n {
-					moved(nb[i].h[lane], i, lane)
-				}
 			}
 		}
 		nb[len(nb)-1].next = -1

@@ -416,8 +416,8 @@ func (w *World) noteFat() {
 // to n, on huge pages where they are large, as the slots are (bulk.go):
 // the first Pairs of a World loaded with InsertBoxes grew them one element
 // at a time, a copy of every array at each of dozens of growths, and at
-// 4,000,000 boxes that took about 1.1 s, most of the step. The arrays are
-// read at random by slot, so the TLB misses less on huge pages too.
+// 4,000,000 boxes that took about 1.1 s, most of the step
+// (BenchmarkWorldFirstStep).
 func (v *fatState) size(n int) {
 	if d := n - len(v.box); d > 0 {
 		v.box = extendZero(hugepage.Grow(v.box, d), n)

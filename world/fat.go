@@ -420,9 +420,14 @@ func (w *World) noteFat() {
 // (BenchmarkWorldFirstStep).
 func (v *fatState) size(n int) {
 	if d := n - len(v.box); d > 0 {
-		v.box = extendZero(hugepage.Grow(v.box, d), n)
-		v.recs = extendZero(hugepage.Grow(v.recs, d), n)
-		v.filters = extendZero(hugepage.Grow(v.filters, d), n)
+		// These arrays grow here only and never shrink, so what lies
+		// past their length was never written and is zero as make left
+		// it. Not cleared again, its pages stay unwritten until a step
+		// writes them: the first Pairs, which finds its pairs cell by
+		// cell, writes none of the records and filters.
+		v.box = hugepage.Grow(v.box, d)[:n]
+		v.recs = hugepage.Grow(v.recs, d)[:n]
+		v.filters = hugepage.Grow(v.filters, d)[:n]
 		v.odd += d
 	}
 	if words := (n + 63) / 64; words > len(v.escBits) {

@@ -415,35 +415,27 @@ func (w *World) noteFat() {
 // size gives the fat state room for n slots. It grows each array once,
 // to n, on huge pages where they are large, as the slots are (bulk.go):
 // the first Pairs of a World loaded with InsertBoxes grew them one element
-// at a time, a copy of every array at each of dozens of growths, and at
-// 4,000,000 boxes that took about 1.1 s, most of the step
-// (BenchmarkWorldFirstStep).
+// at a time, a copy of every array at each of dozens of growths, which at
+// 4,000,000 boxes took about 1.1 s timed alone, most of the step that
+// BenchmarkWorldFirstStep times.
+//
+// These arrays and bitsets grow here only and never shrink, so what lies
+// past their length was never written and is zero as make left it. Not
+// cleared again, its pages stay unwritten until a step writes them: the
+// first Pairs, which finds its pairs cell by cell, writes none of the
+// records and filters.
 func (v *fatState) size(n int) {
 	if d := n - len(v.box); d > 0 {
-		// These arrays grow here only and never shrink, so what lies
-		// past their length was never written and is zero as make left
-		// it. Not cleared again, its pages stay unwritten until a step
-		// writes them: the first Pairs, which finds its pairs cell by
-		// cell, writes none of the records and filters.
 		v.box = hugepage.Grow(v.box, d)[:n]
 		v.recs = hugepage.Grow(v.recs, d)[:n]
 		v.filters = hugepage.Grow(v.filters, d)[:n]
 		v.odd += d
 	}
 	if words := (n + 63) / 64; words > len(v.escBits) {
-		v.escBits = extendZero(slices.Grow(v.escBits, words-len(v.escBits)), words)
-		v.pending.bits = extendZero(slices.Grow(v.pending.bits, words-len(v.pending.bits)), words)
-		v.dead.bits = extendZero(slices.Grow(v.dead.bits, words-len(v.dead.bits)), words)
+		v.escBits = slices.Grow(v.escBits, words-len(v.escBits))[:words]
+		v.pending.bits = slices.Grow(v.pending.bits, words-len(v.pending.bits))[:words]
+		v.dead.bits = slices.Grow(v.dead.bits, words-len(v.dead.bits))[:words]
 	}
-}
-
-// extendZero returns s at length n, at most its capacity, with the
-// elements past its old length zero.
-func extendZero[S ~[]E, E any](s S, n int) S {
-	old := len(s)
-	s = s[:n]
-	clear(s[old:])
-	return s
 }
 
 // nextCand returns cand's other buffer with room for n keys, and a

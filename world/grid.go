@@ -597,9 +597,9 @@ func (g *grid) clear() {
 // (World.relocate). Boxes inserted or moved across cells in random order
 // leave neighbouring cells' blocks scattered over memory, and a step over
 // the cells then misses the cache on every neighbour; in key order the
-// forward neighbours (x+1, and the next row) are close behind. It runs when as many boxes have entered cells since
-// the last compact as the grid holds, so its O(n log n) is paid once per n
-// cell changes.
+// forward neighbours (x+1, and the next row) are close behind. It runs
+// when as many boxes have entered cells since the last compact as the
+// grid holds, so its O(n log n) is paid once per n cell changes.
 func (g *grid) compact() {
 	g.order = g.order[:0]
 	for c := range g.cells {

@@ -194,7 +194,7 @@ func (w *World) fatPairs() bool {
 		w.testCandidates()
 		return true
 	}
-	n := w.workers(len(v.unsure.list), moveChunk)
+	n := w.slotWorkers(w.workers(len(v.unsure.list), moveChunk))
 	for len(v.escParts) < n {
 		v.escParts = append(v.escParts, nil)
 	}

@@ -197,6 +197,9 @@ func (w *World) fatQuery(dst []uint64, i int32, f *fatBox) []uint64 {
 func (w *World) testCandidates() {
 	st := &w.step
 	n := w.workers(len(w.fat.cand), candChunk)
+	if !w.fat.kernel {
+		n = w.slotWorkers(n) // testSlots reads the slots
+	}
 	for len(st.wk) < n {
 		st.wk = append(st.wk, nil)
 		st.cols = append(st.cols, columns{})

@@ -76,13 +76,14 @@ func (w *World) writesLater() bool {
 const laterShare = 16
 
 // cellsLater reports whether a Move that writes later leaves its box's
-// cell to the catch-up: when Workers allows more than one goroutine. It
+// cell to the catch-up: in a large world, when Workers allows more than
+// one goroutine (slotWorkers). It
 // decides once for each round of Moves between catch-ups, so that the
 // catch-up knows whether any noted box's cell is unchecked.
 func (w *World) cellsLater() bool {
 	l := &w.lag
 	if !l.behind.Load() {
-		l.cells = w.workers(w.n, 1) > 1
+		l.cells = w.slotWorkers(w.workers(w.n, 1)) > 1
 	}
 	return l.cells
 }
@@ -135,7 +136,7 @@ func (w *World) catchUpNow() {
 		w.checkAll(w.moveWorkers(len(l.list)))
 	}
 	if l.all {
-		w.settleAll(w.moveWorkers(w.n))
+		w.settleAll(w.slotWorkers(w.moveWorkers(w.n)))
 	} else {
 		// A slot noted may have been removed or moved to another cell
 		// since: its lane, if it has one, is found afresh.

@@ -40,14 +40,15 @@ type share struct {
 // boxes, two workers, a profile put 5.3 s of the 24.7 s sampled on the
 // store that follows Move's slot write, waiting for it (with one worker
 // the slot write took 0.27 s of 14.7), and the step took 93 ns a box
-// against 68 with one worker. With these passes on the caller (the check of the
-// boxes that may have left their fat bounds, the slots' test of the
-// candidates, and the catch-up's cells and block writes), three rounds:
-// the uniform drift at 0.01, 0.03 and 0.1 a step 93.3 / 116 / 121 ->
-// 68.8 / 94.3 / 98.8 ns a box, the all-moved Move step 86.0 -> 57.6; the
-// RTS and mixed scenes, whose candidates the kernel tests from records,
-// -16% to +8%, within the noise (geomean of 15 rows -8.0%). A large world
-// misses the caches anyway, and keeps its workers.
+// against 68 with one worker. With these passes on the caller (the check
+// of the boxes that may have left their fat bounds, the slots' test of
+// the candidates, and the catch-up's cells and block writes), three
+// rounds with two workers: the uniform drift at 0.01, 0.03 and 0.1 a step
+// 93.3 / 116 / 121 -> 68.8 / 94.3 / 98.8 ns a box, the all-moved Move
+// step 86.0 -> 57.6; the RTS and mixed scenes, whose candidates the
+// kernel tests from records, -16% to +8%, within the noise (geomean of 15
+// rows -8.0%). A large world misses the caches anyway, and keeps its
+// workers.
 func (w *World) slotWorkers(n int) int {
 	if !w.large() {
 		return 1

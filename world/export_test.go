@@ -13,10 +13,11 @@ func SortAll(on bool) {
 	}
 }
 
-// MoveChunk sets the fewest boxes MoveBoxes and the catch-up of Moves give
-// a worker in a world that is not large, and returns the value it
-// replaces: the tests' worlds of 10,000 to 40,000 boxes set 4,096, so
-// that those passes run on several workers.
+// MoveChunk sets the fewest boxes MoveBoxes gives a worker in a world that
+// is not large (the catch-up of Moves runs there on the caller:
+// slotWorkers), and returns the value it replaces: the tests' worlds of
+// 10,000 to 40,000 boxes set 4,096, so that those passes run on several
+// workers.
 func MoveChunk(n int) int {
 	old := smallMoveChunk
 	smallMoveChunk = n

@@ -77,9 +77,9 @@ const laterShare = 16
 
 // cellsLater reports whether a Move that writes later leaves its box's
 // cell to the catch-up: in a large world, when Workers allows more than
-// one goroutine (slotWorkers). It
-// decides once for each round of Moves between catch-ups, so that the
-// catch-up knows whether any noted box's cell is unchecked.
+// one goroutine (slotWorkers). It decides once for each round of Moves
+// between catch-ups, so that the catch-up knows whether any noted box's
+// cell is unchecked.
 func (w *World) cellsLater() bool {
 	l := &w.lag
 	if !l.behind.Load() {

@@ -86,3 +86,29 @@ func TestInsertBoxesAsInserts(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadSizesBlocks checks that a load into an empty World reserves the
+// blocks its cells need and no more. After the compaction that follows a
+// load, the array the load filled is the grid's spare, which the World
+// keeps for its next compaction, so room reserved past the blocks stays
+// taken for the World's life; and a reservation short of them makes the
+// array grow, by a quarter, during the load. Either leaves spare room of
+// more than an eighth of the blocks; the allocator's rounding alone leaves
+// far less.
+func TestLoadSizesBlocks(t *testing.T) {
+	for _, k := range []Kind{Dynamic, Static} {
+		for _, sc := range []struct {
+			name string
+			make func(*rand.Rand, int, *soa.Boxes)
+		}{{"uniform", scene.Uniform}, {"rts", scene.RTS}} {
+			var b soa.Boxes
+			sc.make(rand.New(rand.NewPCG(3, uint64(k))), 20000, &b)
+			w := New()
+			w.loadBoxes(nil, &b, k, DefaultFilter)
+			g := &w.grids[k]
+			if n := len(g.blocks); cap(g.blocks)-n >= n/8 || cap(g.fat)-n >= n/8 || len(g.fat) != n {
+				t.Errorf("%s, kind %d: %d blocks, room for %d blocks and %d fat bounds", sc.name, k, n, cap(g.blocks), cap(g.fat))
+			}
+		}
+	}
+}

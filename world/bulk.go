@@ -56,6 +56,7 @@ func (w *World) loadBoxes(dst []Handle, b *soa.Boxes, k Kind, f Filter) []Handle
 	}
 	w.putLoads(g, loads)
 	w.loading.loads = loads[:0]
+	w.loading.drop()
 	return dst
 }
 
@@ -135,13 +136,29 @@ type load struct {
 	cell, slot int32
 }
 
-// loading is InsertBoxes' buffers, kept for the next call: the boxes it
-// puts in cells, each cell's count of them and then where its boxes start
-// in order, and the boxes in the order of their cells.
+// loading is InsertBoxes' buffers, kept for the next call while they are
+// small (drop): the boxes it puts in cells, each cell's count of them and
+// then where its boxes start in order, and the boxes in the order of
+// their cells.
 type loading struct {
 	loads  []load
 	count  []int32
 	sorted []load
+}
+
+// keptLoads is the most boxes whose buffers loading keeps between loads:
+// enough that a game inserting its spawns a wave at a time allocates
+// them once. A level's load of millions of boxes would otherwise leave
+// 40 bytes a box of buffers behind for the World's life, for the next
+// load of that size, which allocates its slots and blocks anyway.
+const keptLoads = 1 << 14
+
+// drop lets the buffers go when they hold room for more than keptLoads
+// boxes.
+func (l *loading) drop() {
+	if cap(l.loads) > keptLoads || cap(l.sorted) > keptLoads || cap(l.count) > keptLoads {
+		*l = loading{}
+	}
 }
 
 // All iterates over the live boxes in ascending handle order. The World

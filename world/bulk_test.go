@@ -112,3 +112,22 @@ func TestLoadSizesBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadBuffers checks that InsertBoxes keeps its buffers after a load
+// of few boxes, for the next, and lets them go after a load of more than
+// keptLoads.
+func TestLoadBuffers(t *testing.T) {
+	var small, large soa.Boxes
+	r := rand.New(rand.NewPCG(4, 4))
+	scene.Uniform(r, 200, &small)
+	scene.Uniform(r, keptLoads+1, &large)
+	w := New()
+	w.InsertBoxes(nil, &small, Dynamic, DefaultFilter)
+	if l := &w.loading; cap(l.loads) < small.Len() || cap(l.sorted) < small.Len() {
+		t.Errorf("after a load of %d boxes, room for %d loads and %d sorted: not kept", small.Len(), cap(l.loads), cap(l.sorted))
+	}
+	w.InsertBoxes(nil, &large, Static, DefaultFilter)
+	if l := &w.loading; cap(l.loads)+cap(l.sorted)+cap(l.count) != 0 {
+		t.Errorf("after a load of %d boxes, room for %d loads, %d sorted and %d counts: kept", large.Len(), cap(l.loads), cap(l.sorted), cap(l.count))
+	}
+}

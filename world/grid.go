@@ -646,6 +646,18 @@ func (g *grid) compact() {
 	}
 	g.spareFat, g.fat = g.fat[:0], nf
 	g.spareCells, g.cells = g.cells[:0], cells
+	if g.static {
+		// The Static grid's next compaction waits for as many Static
+		// boxes to enter cells as it holds, which a map's boxes do when
+		// the game builds or razes as many as the map has: kept, its old
+		// arrays would hold as many bytes as the blocks until then, where
+		// the Dynamic grid, whose boxes move every step, reuses them
+		// within seconds and allocates nothing. That next compaction
+		// allocates its arrays instead, and takes longer by their first
+		// writes (BenchmarkCompact's Static rows, which compact the same
+		// map again and again).
+		g.spare, g.spareFat = nil, nil
+	}
 	g.free = g.free[:0]
 	g.relinkAll()
 	g.churn = 0

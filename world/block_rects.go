@@ -43,11 +43,14 @@ import (
 // the box's index in the cell's list (crowd.at).
 type crowdKey = uint64
 
-// crowd is compact's scratch for a crowded cell: its boxes' places, in the
-// order of its list of blocks, and their keys.
+// crowd is compact's scratch for a crowded cell: a copy of its blocks and
+// their fat bounds, its boxes' places in that copy, in the order of the
+// cell's list, and their keys.
 type crowd struct {
-	at   []int32 // block<<4 | lane, by index
-	keys []crowdKey
+	blocks []block
+	fat    []fatBlock
+	at     []int32 // block<<4 | lane in blocks, by index
+	keys   []crowdKey
 }
 
 // orderedBits maps a float32 that is not NaN to a uint32 in the same
@@ -57,78 +60,82 @@ func orderedBits(x float32) uint32 {
 	return b ^ (uint32(int32(b)>>31) | 0x80000000)
 }
 
-// layOut appends to nb (and to nf, when the grid keeps the fat bounds)
-// the blocks of cell c, the ci-th in compact's order, holding its boxes
-// in STR order, the cell's one partly full block first, and calls moved
-// with each box's new place. The sorts are of integers, each box's
+// layOut lays out the boxes of cell ci, whose m boxes fill the blocks
+// from first on (compact has put them one after the other), in STR order,
+// the cell's one partly full block first: it copies the blocks aside and
+// writes them back in that order. The sorts are of integers, each box's
 // coordinate over its index, which slices.Sort compares without a call:
 // with slices.SortFunc on records of the center, the handle and the place,
 // and each lane copied through obb.Box, a load of the RTS scene as Static
 // boxes took a quarter to a third longer (BenchmarkWorldLoad, 10,000 and
 // 100,000 boxes, three interleaved rounds). A place, block<<4 | lane,
-// fits an int32: a World holds fewer than 2²⁴ boxes.
-func (g *grid) layOut(nb []block, nf []fatBlock, c, ci int32) ([]block, []fatBlock) {
+// fits an int32: a cell holds fewer than 2²⁴ boxes.
+func (g *grid) layOut(first, m, ci int32) {
 	cr := &g.crowd
+	p := (m + blockLanes - 1) / blockLanes // only a cell's first block may be partly full (put)
+	cr.blocks = append(cr.blocks[:0], g.blocks[first:first+p]...)
+	if g.keepFat {
+		cr.fat = append(cr.fat[:0], g.fat[first:first+p]...)
+	}
 	at, keys := cr.at[:0], cr.keys[:0]
-	for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
-		blk := &g.blocks[b]
+	for b := range cr.blocks {
+		blk := &cr.blocks[b]
 		for lane := range blk.n {
 			x := &blk.cols[lane/groupLanes]
 			keys = append(keys, crowdKey(orderedBits(x.CX[lane%groupLanes]))<<32|crowdKey(len(at)))
-			at = append(at, b<<4|lane)
+			at = append(at, int32(b)<<4|lane)
 		}
 	}
 	cr.at, cr.keys = at, keys
 	slices.Sort(keys)
-	m := len(keys)
-	p := (m + blockLanes - 1) / blockLanes
-	side := 1
+	side := int32(1)
 	for side*side < p {
 		side++
 	}
-	for i := 0; i < m; i += side * blockLanes {
+	for i := int32(0); i < m; i += side * blockLanes {
 		slice := keys[i:min(i+side*blockLanes, m)]
 		for j, k := range slice {
 			src := at[uint32(k)]
-			x := &g.blocks[src>>4].cols[(src&15)/groupLanes]
+			x := &cr.blocks[src>>4].cols[(src&15)/groupLanes]
 			slice[j] = crowdKey(orderedBits(x.CY[src&15%groupLanes]))<<32 | k&0xffffffff
 		}
 		slices.Sort(slice)
 	}
 	// The last, partly full block goes first: a cell's first block is the
 	// only one that may be partly full (put).
+	to := first
 	if r := m % blockLanes; r != 0 {
-		nb, nf = g.fill(nb, nf, keys[m-r:], ci)
-		keys = keys[:m-r]
+		g.fill(to, keys[m-r:], ci)
+		keys, to = keys[:m-r], to+1
 	}
 	for i := 0; i < len(keys); i += blockLanes {
-		nb, nf = g.fill(nb, nf, keys[i:i+blockLanes], ci)
+		g.fill(to, keys[i:i+blockLanes], ci)
+		to++
 	}
-	return nb, nf
+	g.blocks[to-1].next = -1
 }
 
-// fill appends a block of cell ci holding the boxes of keys, and their
-// fat bounds when the grid keeps them.
-func (g *grid) fill(nb []block, nf []fatBlock, keys []crowdKey, ci int32) ([]block, []fatBlock) {
-	i := int32(len(nb))
-	nb = append(nb, block{n: int32(len(keys)), next: i + 1, cell: ci, rect: noBounds, common: ^uint32(0)})
+// fill writes block i of cell ci, holding the boxes of keys from the
+// crowd's copy, and their fat bounds when the grid keeps them.
+func (g *grid) fill(i int32, keys []crowdKey, ci int32) {
+	cr := &g.crowd
+	g.blocks[i] = block{n: int32(len(keys)), next: i + 1, cell: ci, rect: noBounds, common: ^uint32(0)}
 	if g.keepFat {
-		nf = append(nf, fatBlock{})
+		g.fat[i] = fatBlock{}
 	}
-	to := &nb[i]
+	to := &g.blocks[i]
 	for lane, k := range keys {
-		src := g.crowd.at[uint32(k)]
+		src := cr.at[uint32(k)]
 		fb, fl := src>>4, src&15
-		from := &g.blocks[fb]
+		from := &cr.blocks[fb]
 		x, y := &from.cols[fl/groupLanes], &to.cols[lane/groupLanes]
 		j, l := fl%groupLanes, lane%groupLanes
 		y.CX[l], y.CY[l], y.UX[l], y.UY[l], y.HX[l], y.HY[l] = x.CX[j], x.CY[j], x.UX[j], x.UY[j], x.HX[j], x.HY[j]
 		to.h[lane], to.f[lane] = from.h[fl], from.f[fl]
 		to.common &= from.f[fl].Category
 		if g.keepFat {
-			f, t := &g.fat[fb], &nf[i]
+			f, t := &cr.fat[fb], &g.fat[i]
 			t[0][lane], t[1][lane], t[2][lane], t[3][lane] = f[0][fl], f[1][fl], f[2][fl], f[3][fl]
 		}
 	}
-	return nb, nf
 }

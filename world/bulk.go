@@ -87,9 +87,9 @@ func (w *World) putLoads(g *grid, loads []load) {
 	for c, m := range l.count {
 		// A cell's boxes fill its first block before put makes another,
 		// so m boxes need at most ceil(m/16) new blocks, fewer when the
-		// cell has a partly full one. Room past that stays taken: after
-		// a large load the compaction keeps this array as its spare
-		// (TestLoadSizesBlocks).
+		// cell has a partly full one. Room past that stays taken: the
+		// compaction lays the blocks out within this array, which the
+		// grid keeps (TestLoadSizesBlocks).
 		blocks += int((m + blockLanes - 1) / blockLanes)
 		l.count[c], sum = sum, sum+m
 	}

@@ -88,13 +88,12 @@ func TestInsertBoxesAsInserts(t *testing.T) {
 }
 
 // TestLoadSizesBlocks checks that a load into an empty World reserves the
-// blocks its cells need and no more. After the compaction that follows a
-// load, the array the load filled is the grid's spare, which the World
-// keeps for its next compaction, so room reserved past the blocks stays
-// taken for the World's life; and a reservation short of them makes the
-// array grow, by a quarter, during the load. Either leaves spare room of
-// more than an eighth of the blocks; the allocator's rounding alone leaves
-// far less.
+// blocks its cells need and no more. The compaction that follows a load
+// lays the blocks out within the array the load filled, which the grid
+// keeps, so room reserved past the blocks stays taken until boxes fill
+// it; and a reservation short of them makes the array grow, by a quarter,
+// during the load. Either leaves room for more than an eighth of the
+// blocks again; the allocator's rounding alone leaves far less.
 func TestLoadSizesBlocks(t *testing.T) {
 	for _, k := range []Kind{Dynamic, Static} {
 		for _, sc := range []struct {
@@ -129,37 +128,5 @@ func TestLoadBuffers(t *testing.T) {
 	w.InsertBoxes(nil, &large, Static, DefaultFilter)
 	if l := &w.loading; cap(l.loads)+cap(l.sorted)+cap(l.count) != 0 {
 		t.Errorf("after a load of %d boxes, room for %d loads, %d sorted and %d counts: kept", large.Len(), cap(l.loads), cap(l.sorted), cap(l.count))
-	}
-}
-
-// TestSpareArrays checks which grid keeps its old arrays after a
-// compaction: the Dynamic grid, whose next compaction comes within
-// seconds of a game's steps and must allocate nothing, and not the Static
-// one, whose old arrays would hold as many bytes as its blocks until the
-// map changes by as many boxes as it holds. Both kinds' compactions must
-// leave the grids as they were laid out.
-func TestSpareArrays(t *testing.T) {
-	var b soa.Boxes
-	scene.RTS(rand.New(rand.NewPCG(8, 8)), 5000, &b)
-	w := New()
-	w.InsertBoxes(nil, &b, Static, DefaultFilter)
-	hs := w.InsertBoxes(nil, &b, Dynamic, DefaultFilter)
-	for round := range 2 {
-		for k := range w.grids {
-			g := &w.grids[k]
-			if kept := cap(g.spare) > 0 && cap(g.spareFat) > 0; kept != (Kind(k) == Dynamic) {
-				t.Errorf("round %d, kind %d: room for %d blocks and %d fat bounds kept after the compaction", round, k, cap(g.spare), cap(g.spareFat))
-			}
-		}
-		if got, want := len(w.Pairs(nil)), 0; got == want {
-			t.Fatalf("round %d: no pairs", round)
-		}
-		for k := range w.grids {
-			Compact(w, Kind(k))
-		}
-	}
-	q := b.At(7)
-	if got := w.Query(nil, q, ^uint32(0)); !slices.Contains(got, hs[7]) {
-		t.Errorf("Query(%v) = %v, without %v", q, got, hs[7])
 	}
 }

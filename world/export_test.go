@@ -1,6 +1,10 @@
 package world
 
-import "math"
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+)
 
 // SortAll makes MoveBoxes sort its writes, and Pairs its dirty boxes, by
 // block, and Move leave its writes to the catch-up (lag.go), in worlds of
@@ -74,4 +78,33 @@ func Compact(w *World, k Kind) {
 	g := &w.grids[k]
 	g.churn = max(g.boxes, 1024)
 	w.compact()
+}
+
+// Scatter puts the blocks of w's grid of kind k in a random order, keeping
+// every cell's list, as boxes entering cells in random order leave them
+// before a compaction.
+func Scatter(w *World, k Kind, r *rand.Rand) {
+	g := &w.grids[k]
+	to := make([]int32, len(g.blocks))
+	for i, j := range r.Perm(len(to)) {
+		to[i] = int32(j)
+	}
+	for b := range g.blocks {
+		if blk := &g.blocks[b]; blk.next >= 0 {
+			blk.next = to[blk.next]
+		}
+	}
+	for c := range g.cells {
+		g.cells[c].head = to[g.cells[c].head]
+	}
+	for i, b := range g.free {
+		g.free[i] = to[b]
+	}
+	// Moved by a copy, not by grid.permute, which the compaction uses.
+	blocks, fat := slices.Clone(g.blocks), slices.Clone(g.fat)
+	for b := range blocks {
+		g.blocks[to[b]], g.fat[to[b]] = blocks[b], fat[b]
+	}
+	g.relinkAll()
+	w.relocate(g)
 }

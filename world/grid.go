@@ -165,12 +165,11 @@ type grid struct {
 	blocks     []block
 	fat        []fatBlock         // by block: its boxes' fat bounds (fat.go)
 	free       []int32            // unused blocks
-	spare      []block            // compact's other block array
-	spareFat   []fatBlock         // and its other fat array
 	fatWidth   [levelSpan]float64 // by level: at least the width of its boxes' fat bounds (fat.go)
 	keepFat    bool               // the candidates are in use: fat follows the boxes' lanes
 	spareCells []cell             // and its other cell array
 	order      []int32            // compact's order of cells
+	to         []int32            // compact's new place of each block
 	crowd      crowd              // compact's scratch for a crowded cell (block_rects.go)
 	churn      int                // boxes added to cells since the last compact
 	boxes      int
@@ -615,50 +614,89 @@ func (g *grid) compact() {
 		}
 		return cmp.Compare(ka.x, kb.x)
 	})
-	// Every block in a cell is copied, so the appends below need no more
-	// room than this.
-	in := len(g.blocks) - len(g.free)
-	nb, nf := hugepage.Grow(g.spare[:0], in), hugepage.Grow(g.spareFat[:0], in)
+	// Each block's place in the new layout: the cells' blocks in their
+	// order, each cell's in the order of its list, then the unused ones,
+	// which the layout drops. A block's links are set for its new place
+	// before it moves.
+	to := slices.Grow(g.to[:0], len(g.blocks))[:len(g.blocks)]
+	i := int32(0)
 	for ci, c := range g.order {
-		first := int32(len(nb))
-		if g.static && g.cells[c].boxes > blockLanes {
-			nb, nf = g.layOut(nb, nf, c, int32(ci))
-		} else {
-			for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
-				nb = append(nb, g.blocks[b])
-				if g.keepFat {
-					nf = append(nf, g.fat[b])
-				}
-				i := int32(len(nb) - 1)
-				nb[i].next, nb[i].cell = i+1, int32(ci)
+		b := g.cells[c].head
+		g.cells[c].head = i
+		for b >= 0 {
+			blk := &g.blocks[b]
+			next := blk.next
+			to[b], i = i, i+1
+			blk.next, blk.cell = i, int32(ci)
+			if next < 0 {
+				blk.next = -1
 			}
+			b = next
 		}
-		nb[len(nb)-1].next = -1
-		g.cells[c].head = first
 	}
+	in := i
+	for _, b := range g.free {
+		to[b], i = i, i+1
+	}
+	g.permute(to)
+	g.to = to[:0]
+	g.blocks, g.fat = g.blocks[:in], g.fat[:in]
 	cells := g.spareCells[:0]
-	for _, c := range g.order {
+	for ci, c := range g.order {
 		cells = append(cells, g.cells[c])
+		if g.static && g.cells[c].boxes > blockLanes {
+			g.layOut(g.cells[c].head, g.cells[c].boxes, int32(ci))
+		}
 	}
-	g.spare, g.blocks = g.blocks[:0], nb
-	if !g.keepFat {
-		nf = nf[:len(nb)] // what they hold does not matter until build refits every box
-	}
-	g.spareFat, g.fat = g.fat[:0], nf
 	g.spareCells, g.cells = g.cells[:0], cells
-	if g.static {
-		// The Static grid's next compaction waits for as many Static
-		// boxes to enter cells as it holds, which a map's boxes do when
-		// the game builds or razes as many as the map has: kept, its old
-		// arrays would hold as many bytes as the blocks until then, where
-		// the Dynamic grid, whose boxes move every step, reuses them
-		// within seconds and allocates nothing. That next compaction
-		// allocates its arrays instead, and takes longer by their first
-		// writes (BenchmarkCompact's Static rows, which compact the same
-		// map again and again).
-		g.spare, g.spareFat = nil, nil
-	}
 	g.free = g.free[:0]
 	g.relinkAll()
 	g.churn = 0
 }
+
+// permute moves each block b, and its fat bounds when the grid keeps them,
+// to place to[b], in place, to being a permutation of the blocks' indices;
+// it leaves to[b] = b. Each swap puts one block in its final place, so
+// it makes fewer swaps than there are blocks, in the grid's own array,
+// where a copy would need a second array as large, kept from compaction
+// to compaction. The swaps of a cycle go to places at random, a cache
+// miss each in a grid larger than the cache; ahead follows the cycle
+// permuteAhead swaps before them and asks for the blocks there
+// (BenchmarkCompact, whose grids Scatter puts in a random order).
+func (g *grid) permute(to []int32) {
+	for b := range to {
+		start := int32(b)
+		ahead := to[b]
+		for range permuteAhead {
+			if ahead = g.ask(to, ahead, start); ahead == start {
+				break
+			}
+		}
+		for d := to[b]; d != start; d = to[b] {
+			if ahead != start {
+				ahead = g.ask(to, ahead, start)
+			}
+			g.blocks[b], g.blocks[d] = g.blocks[d], g.blocks[b]
+			if g.keepFat {
+				g.fat[b], g.fat[d] = g.fat[d], g.fat[b]
+			}
+			to[b], to[d] = to[d], d
+		}
+	}
+}
+
+// ask returns the place after a in its cycle of to, and asks for the
+// block there (and its fat bounds when the grid keeps them) unless it is
+// the cycle's start.
+func (g *grid) ask(to []int32, a, start int32) int32 {
+	if a = to[a]; a != start {
+		batch.Prefetch(unsafe.Pointer(&g.blocks[a]), unsafe.Sizeof(block{}))
+		if g.keepFat {
+			batch.Prefetch(unsafe.Pointer(&g.fat[a]), unsafe.Sizeof(fatBlock{}))
+		}
+	}
+	return a
+}
+
+// permuteAhead is how many swaps ahead permute asks for a block.
+const permuteAhead = 8

@@ -377,3 +377,45 @@ func TestBlocksCommon(t *testing.T) {
 		check(fmt.Sprint("step ", step))
 	}
 }
+
+// TestCompactInPlace checks that the compaction, which moves the blocks
+// within their own array, lays a grid out as it does when the grid's
+// blocks were in the order of its cells' lists already: the same blocks,
+// fat bounds (kept while the candidates are in use), cells and slots,
+// from a grid whose blocks Scatter put in a random order. The Static
+// grid's crowded cells, laid out in STR order, and free blocks left by
+// removals are among them.
+func TestCompactInPlace(t *testing.T) {
+	var b soa.Boxes
+	scene.RTS(rand.New(rand.NewPCG(12, 12)), 6000, &b)
+	make := func() *World {
+		w := New()
+		hs := w.InsertBoxes(nil, &b, Static, DefaultFilter)
+		hs = append(hs, w.InsertBoxes(nil, &b, Dynamic, DefaultFilter)...)
+		for i := 0; i < len(hs); i += 7 {
+			w.Remove(hs[i])
+		}
+		w.Pairs(nil)
+		w.build()
+		return w
+	}
+	for _, k := range []Kind{Dynamic, Static} {
+		w, ref := make(), make()
+		if g := &w.grids[k]; !g.keepFat || len(g.free) == 0 {
+			t.Fatalf("kind %d: the candidates in use %v, %d free blocks: the test needs both", k, g.keepFat, len(g.free))
+		}
+		Scatter(w, k, rand.New(rand.NewPCG(1, uint64(k))))
+		if slices.Equal(w.grids[k].blocks, ref.grids[k].blocks) {
+			t.Fatalf("kind %d: Scatter left the blocks in order", k)
+		}
+		Compact(w, k)
+		Compact(ref, k)
+		g, rg := &w.grids[k], &ref.grids[k]
+		if !slices.Equal(g.blocks, rg.blocks) || !slices.Equal(g.fat, rg.fat) || !slices.Equal(g.cells, rg.cells) {
+			t.Fatalf("kind %d: the compaction of the scattered grid differs", k)
+		}
+		if !slices.Equal(w.slots, ref.slots) {
+			t.Fatalf("kind %d: the slots differ", k)
+		}
+	}
+}

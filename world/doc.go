@@ -56,6 +56,17 @@
 // system gives them only on request ("madvise"); GODEBUG=disablethp=1, the
 // runtime's switch for the heap, turns that off.
 //
+// # Memory
+//
+// A box takes its slot, 56 bytes, and a lane of a block of its cell: 40
+// bytes, and 16 of fat bounds, in a block of 16 lanes, so a World's
+// memory depends on how full its cells' blocks are (BenchmarkWorldLoad's
+// kept-B/box, which docs/PERFORMANCE.md gives by scene). A World that
+// steps adds 64 bytes a box, and 8 bytes a pair, or a pair of boxes
+// whose fat bounds meet, in each list Pairs keeps of them. No array is
+// kept twice: a compaction moves the blocks within their own array, and a
+// large InsertBoxes lets its buffers go.
+//
 // # Handles
 //
 // A Handle's low 8 bits are a generation and the other 24 a slot: a World

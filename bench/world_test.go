@@ -375,16 +375,16 @@ func BenchmarkWorldFirstStep(b *testing.B) {
 	}
 }
 
-// reportKept reports, as kept-B/box, the heap that the World make returns
-// holds, per box of n: the heap live after a collection with it, less the
-// heap live before make ran. The caller's slices that make fills (the
-// handles, the pairs) have their room from the timed loop, so they add
-// nothing. It runs after the timed loop, untimed.
-func reportKept(b *testing.B, n int, make func() any) {
+// reportKept reports, as kept-B/box, the heap that the World newWorld
+// returns holds, per box of n: the heap live after a collection with it,
+// less the heap live before newWorld ran. The caller's slices that
+// newWorld fills (the handles, the pairs) have their room from the timed
+// loop, so they add nothing. It runs after the timed loop, untimed.
+func reportKept(b *testing.B, n int, newWorld func() any) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	w := make()
+	w := newWorld()
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	runtime.KeepAlive(w)

@@ -388,7 +388,7 @@ func TestBlocksCommon(t *testing.T) {
 func TestCompactInPlace(t *testing.T) {
 	var b soa.Boxes
 	scene.RTS(rand.New(rand.NewPCG(12, 12)), 6000, &b)
-	make := func() *World {
+	newWorld := func() *World {
 		w := New()
 		hs := w.InsertBoxes(nil, &b, Static, DefaultFilter)
 		hs = append(hs, w.InsertBoxes(nil, &b, Dynamic, DefaultFilter)...)
@@ -400,7 +400,7 @@ func TestCompactInPlace(t *testing.T) {
 		return w
 	}
 	for _, k := range []Kind{Dynamic, Static} {
-		w, ref := make(), make()
+		w, ref := newWorld(), newWorld()
 		if g := &w.grids[k]; !g.keepFat || len(g.free) == 0 {
 			t.Fatalf("kind %d: the candidates in use %v, %d free blocks: the test needs both", k, g.keepFat, len(g.free))
 		}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/obb2d/obb2d/obb"
 )
 
 // SortAll makes MoveBoxes sort its writes, and Pairs its dirty boxes, by
@@ -67,6 +69,12 @@ func FatExtra(w *World) (steps, merges int) { return w.fat.extras, w.fat.merges 
 // million steps (skip, as after windows with many escapes) and then wait
 // the longest for a build (need).
 func FatHold(w *World) { w.fat.skip, w.fat.need = 1<<20, maxQuiet }
+
+// FatBounds returns the fat bounds of box h, and false when it has none.
+func FatBounds(w *World, h Handle) (lo, hi obb.Vec2, ok bool) {
+	f := &w.fat.box[h>>8]
+	return f.lo, f.hi, f.h == h
+}
 
 // BuildFat gives every box fat bounds and builds the candidates, as a
 // step does when the sample calls for it.

@@ -546,3 +546,61 @@ func TestFatEscapeRate(t *testing.T) {
 		t.Fatal("six steps where a box in 4 escaped were all served from the candidates")
 	}
 }
+
+// TestFatMarginsInUnits checks that build gives a box the margin of the
+// sample's motion in the world's units, not the growth of the sample's
+// boxes: of 400 small boxes (1 by 1), every other one jitters by 0.2
+// between two poses, so its margin grows to 0.25, a quarter of its width,
+// and the others rest; 40 large ones (16 by 16) jitter by 0.01 inside
+// their first margin of 0.5. After a build, a large box must keep fat
+// bounds at most 17 wide (a margin of 0.5), not 24 (a quarter of its
+// width, the small boxes' growth), and every small one, the resting ones
+// too, must have a margin of 0.25 or more. Every step's pairs are checked
+// against pairs.Finder.All.
+func TestFatMarginsInUnits(t *testing.T) {
+	var at [2]soa.Boxes
+	for i := range 400 {
+		c := obb.Vec2{X: float32(i%20) * 1.5, Y: float32(i/20) * 1.5}
+		at[0].Append(obb.New(c, 1, 1, 0))
+		at[1].Append(obb.New(c.Add(obb.Vec2{X: 0.2 * float32(i%2)}), 1, 1, 0))
+	}
+	for i := range 40 {
+		c := obb.Vec2{X: float32(i) * 40, Y: 100}
+		at[0].Append(obb.New(c, 16, 16, 0))
+		at[1].Append(obb.New(c.Add(obb.Vec2{Y: 0.01}), 16, 16, 0))
+	}
+	w := world.New()
+	hs := w.InsertBoxes(nil, &at[0], world.Dynamic, world.DefaultFilter)
+	var f pairs.Finder
+	for k := range 40 {
+		w.MoveBoxes(hs, &at[k&1])
+		got := w.Pairs(nil)
+		var want []world.Pair
+		for _, p := range f.All(nil, &at[k&1]) {
+			want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("step %d: %d pairs, brute force %d; missing %v", k, len(got), len(want), diff(want, got))
+		}
+	}
+	if steps, _ := world.FatStats(w); steps == 0 {
+		t.Fatal("the candidates served no step")
+	}
+	world.BuildFat(w)
+	for i, h := range hs {
+		lo, hi, ok := world.FatBounds(w, h)
+		if !ok {
+			t.Fatalf("box %d has no fat bounds after a build", i)
+		}
+		width, side := hi.X-lo.X, float32(1)
+		if i >= 400 {
+			side = 16
+		}
+		if i >= 400 && width > side+1+0.01 {
+			t.Fatalf("large box %d: fat bounds %v wide, more than its width %v and twice the small boxes' margin", i, width, side)
+		}
+		if width < side+0.5 {
+			t.Fatalf("box %d: fat bounds %v wide, less than its width %v and twice 0.25", i, width, side)
+		}
+	}
+}

@@ -299,7 +299,8 @@ const maxGrow = 3
 // the one that covers 99% of the sample's, so that the boxes that were
 // not sampled do not all escape in the next steps and drop the candidates
 // again. The largest would give every box the margin of the fastest few.
-// A sampled box that never escaped counts as needing no margin.
+// A sampled box still at its first margin (growth 0) counts as needing
+// none: its motion never asked for one.
 //
 // The margins compare in the world's units, not as growths: a growth is
 // a share of the box's width, and where small boxes jitter by a fifth of
@@ -323,7 +324,7 @@ const maxGrow = 3
 // RTS scene inserted in random order.
 func (w *World) build() {
 	v := &w.fat
-	ms := v.margins[:0] // the sampled boxes' margins, 0 for one that never escaped
+	ms := v.margins[:0] // the sampled boxes' margins, 0 for one at growth 0
 	for i := range w.slots {
 		if s, f := &w.slots[i], &v.box[i]; sampled(int32(i)) && s.live && s.where == inGrid && f.h == makeHandle(int32(i), s.gen) {
 			m := 0.0

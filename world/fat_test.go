@@ -597,7 +597,7 @@ func TestFatMarginsInUnits(t *testing.T) {
 			side = 16
 		}
 		if i >= 400 && width > side+1+0.01 {
-			t.Fatalf("large box %d: fat bounds %v wide, more than its width %v and twice the small boxes' margin", i, width, side)
+			t.Fatalf("large box %d: fat bounds %v wide, more than its width %v and twice its first margin, 0.5", i, width, side)
 		}
 		if width < side+0.5 {
 			t.Fatalf("box %d: fat bounds %v wide, less than its width %v and twice 0.25", i, width, side)

@@ -289,6 +289,10 @@ func (w *World) sample() bool {
 	return v.quiet >= minQuiet+v.need
 }
 
+// growth returns a box's margin for growth g as a share of its bounds'
+// width: 2ᵍ/32, exact in float64.
+func growth(g uint8) float64 { return float64(int(1)<<g) / 32 }
+
 // maxGrow: a box's margin is at most half its half width, so its fat
 // bounds at most 3/2 of its width, at most 3R wide on its level.
 const maxGrow = 3
@@ -330,7 +334,7 @@ func (w *World) build() {
 			m := 0.0
 			if f.grow > 0 {
 				lo, hi, _ := bound.Box(s.box)
-				m = fatWidth(lo, hi) / 32 * float64(int(1)<<f.grow)
+				m = fatWidth(lo, hi) * growth(f.grow)
 			}
 			ms = append(ms, m)
 		}
@@ -522,11 +526,11 @@ func (w *World) refitTo(i int32, need float64) {
 		f.grow = 0
 	}
 	lo, hi, _ := bound.Box(s.box)
-	unit := fatWidth(lo, hi) / 32
-	for f.grow < maxGrow && unit*float64(int(1)<<f.grow) < need {
+	width := fatWidth(lo, hi)
+	for f.grow < maxGrow && width*growth(f.grow) < need {
 		f.grow++
 	}
-	m := unit * float64(int(1)<<f.grow)
+	m := width * growth(f.grow)
 	f.h = h
 	f.lo = obb.Vec2{X: f32.Down(float64(lo.X) - m), Y: f32.Down(float64(lo.Y) - m)}
 	f.hi = obb.Vec2{X: f32.Up(float64(hi.X) + m), Y: f32.Up(float64(hi.Y) + m)}

@@ -428,3 +428,110 @@ func TestBlockRectsKeepFat(t *testing.T) {
 		t.Fatalf("laid out %v, %d units jumped: the test tested nothing", laidOut, jumped)
 	}
 }
+
+// TestStaticRectsAfterLaterWrites moves crowded Static boxes, a third of
+// them to other cells and the rest a little, in the ways that leave their
+// lanes behind their slots for a while: MoveBoxes writing after it has
+// found every box's cell (writeSorted, writeSettle), and Moves leaving
+// their writes to the catch-up (lag.go), on one worker and on two. A box
+// that leaves a cell hands its lane to another box of the cell, and the
+// block's rectangle must take that box's new pose, not the older one its
+// lane held then; a compaction must lay out the new poses. Queries and
+// Pairs are checked against brute force, and the rectangles by
+// checkBlockRects, after every step.
+func TestStaticRectsAfterLaterWrites(t *testing.T) {
+	defer func() { largeBytes, laterBytes, forcedWrites = defaultLargeBytes, defaultLaterBytes, -1 }()
+	for _, c := range []struct {
+		writes  string // MoveBoxes' writeMode, or "later": Move one by one, writing later
+		workers int
+	}{{"direct", 1}, {"sorted", 1}, {"settle", 2}, {"later", 1}, {"later", 2}} {
+		t.Run(fmt.Sprint("writes=", c.writes, "/workers=", c.workers), func(t *testing.T) {
+			largeBytes, laterBytes, forcedWrites = defaultLargeBytes, defaultLaterBytes, -1
+			switch c.writes {
+			case "later":
+				largeBytes, laterBytes = -1, -1
+			default:
+				forcedWrites = map[string]int{"direct": int(writeDirect), "sorted": int(writeSorted), "settle": int(writeSettle)}[c.writes]
+			}
+			for seed := range uint64(24) {
+				staticRectsAfterLaterWrites(t, c.workers, c.writes == "later", rand.New(rand.NewPCG(seed, 9)))
+			}
+		})
+	}
+}
+
+func staticRectsAfterLaterWrites(t *testing.T, workers int, each bool, r *rand.Rand) {
+	t.Helper()
+	w := New()
+	w.Workers = workers
+	var b soa.Boxes
+	random := func(side float64) obb.Box {
+		return obb.FromHalf(obb.Vec2{X: float32(r.Float64() * side), Y: float32(r.Float64() * side)}, obb.Vec2{X: 0.3, Y: 0.2}, r.Float64()*3)
+	}
+	for range 600 {
+		b.Append(random(2))
+	}
+	hs := w.InsertBoxes(nil, &b, Static, DefaultFilter)
+	var units []Handle
+	for range 30 {
+		units = append(units, w.Insert(random(4), Dynamic, DefaultFilter))
+	}
+	for step := range 4 {
+		var moved soa.Boxes
+		for i := range hs {
+			x := b.At(i)
+			d := 0.01
+			if r.IntN(3) == 0 {
+				d = 3
+			}
+			x.Center = x.Center.Add(obb.Vec2{X: float32(d * r.NormFloat64()), Y: float32(d * r.NormFloat64())})
+			moved.Append(x)
+		}
+		b = moved
+		if each {
+			for i, h := range hs {
+				w.Move(h, b.At(i))
+			}
+		} else {
+			w.MoveBoxes(hs, &b)
+		}
+		what := fmt.Sprint("step ", step)
+		for q := range 200 {
+			p := random(8)
+			p.Center = p.Center.Sub(obb.Vec2{X: 2, Y: 2})
+			var want []Handle
+			for i, h := range hs {
+				if b.At(i).Overlaps(p) {
+					want = append(want, h)
+				}
+			}
+			for _, h := range units {
+				if w.Box(h).Overlaps(p) {
+					want = append(want, h)
+				}
+			}
+			slices.Sort(want)
+			if got := w.Query(nil, p, ^uint32(0)); !slices.Equal(got, want) {
+				t.Fatalf("%s, query %d: Query(%v) = %v, want %v", what, q, p, got, want)
+			}
+		}
+		var want []Pair
+		for _, u := range units {
+			for i, h := range hs {
+				if w.Box(u).Overlaps(b.At(i)) {
+					want = append(want, Pair{min(u, h), max(u, h)})
+				}
+			}
+			for _, v := range units {
+				if u < v && w.Box(u).Overlaps(w.Box(v)) {
+					want = append(want, Pair{u, v})
+				}
+			}
+		}
+		slices.SortFunc(want, func(a, b Pair) int { return cmp.Or(cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B)) })
+		if got := w.Pairs(nil); !slices.Equal(got, want) {
+			t.Fatalf("%s: Pairs has %d pairs, want %d", what, len(got), len(want))
+		}
+		checkBlockRects(t, w, what)
+	}
+}

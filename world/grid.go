@@ -432,9 +432,10 @@ func (g *grid) put(c int32, k cellKey, h Handle, f Filter, x obb.Box) (blk, lane
 	return head, lane
 }
 
-// remove takes out the box at blk and lane, filling its place with the last
-// box of the cell's first block, and returns that box's handle when it
-// moved.
+// remove takes out the box at blk and lane, filling its place with the
+// handle, filter and fat bounds of the last box of the cell's first block,
+// and returns that box's handle when it moved; the caller then gives the
+// lane the box's pose (refill).
 func (g *grid) remove(blk, lane int32) (moved Handle, ok bool) {
 	c := g.blocks[blk].cell
 	head := g.cells[c].head
@@ -443,11 +444,6 @@ func (g *grid) remove(blk, lane int32) (moved Handle, ok bool) {
 	k := g.cells[c].key
 	if head != blk || last != lane {
 		b := &g.blocks[blk]
-		b.cols.Put(int(lane), hb.cols.Box(int(last)))
-		if g.static {
-			lo, hi, _ := bound.Box(b.at(lane)) // a box in the grid has no NaN
-			b.rect.add(lo, hi)
-		}
 		b.h[lane] = hb.h[last]
 		b.f[lane] = hb.f[last]
 		if g.keepFat {
@@ -576,6 +572,28 @@ func (g *grid) stays(k cellKey, r float64, c obb.Vec2) bool {
 	b := &g.band[int(k.level)-minLevel]
 	x, y := float64(c.X)*b[2]-float64(k.x), float64(c.Y)*b[2]-float64(k.y)
 	return r > b[0] && r <= b[1] && x >= 0 && x < 1 && y >= 0 && y < 1
+}
+
+// refill writes box x, moved by remove to lane of block blk, into the lane
+// and, in the Static grid, into the block's rectangle. x is the box's pose
+// from its slot, not the one its old lane held: a lane is behind its slot
+// until the catch-up (lag.go) or MoveBoxes' writes reach it, and a
+// rectangle grown by that older pose need not hold the box the lane has
+// once they do, so a question would skip the block and miss the box
+// (TestStaticRectsAfterLaterWrites). A Static box stays in its cell only
+// if its bounds lie in its block's rectangle (holds), which lies in the
+// cell's; bounds outside the cell's rectangle are those of a box whose
+// cell the catch-up has yet to leave (checkAll), and would widen the
+// block's rectangle beyond its cell's for no box it keeps.
+func (g *grid) refill(blk, lane int32, x obb.Box) {
+	b := &g.blocks[blk]
+	b.set(lane, x)
+	if g.static {
+		lo, hi, _ := bound.Box(x) // a box in the grid has no NaN
+		if c := g.rect(g.cells[b.cell].key); c[0] <= lo.X && c[1] <= lo.Y && c[2] >= hi.X && c[3] >= hi.Y {
+			b.rect.add(lo, hi)
+		}
+	}
 }
 
 // clear empties the grid, keeping its memory.

@@ -146,6 +146,7 @@ func (w *World) catchUpNow() {
 			}
 		}
 	}
+	w.compactGrids()
 	l.slots, l.all, l.list = l.slots[:0], false, nil
 	l.behind.Store(false)
 }
@@ -159,7 +160,6 @@ func (w *World) checkAll(n int) {
 		l.leave, l.unsure = append(l.leave, nil), append(l.unsure, nil)
 	}
 	w.fanOut(n, (*World).checkCells)
-	left := false
 	for k := range n {
 		for _, i := range l.unsure[k] {
 			w.fat.markUnsure(i)
@@ -169,11 +169,7 @@ func (w *World) checkAll(n int) {
 			w.unplace(s)
 			w.place(makeHandle(i, s.gen), s)
 			w.fat.markUnsure(i)
-			left = true
 		}
-	}
-	if left {
-		w.compact()
 	}
 }
 

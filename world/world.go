@@ -309,9 +309,11 @@ func (w *World) place(h Handle, s *slot) {
 func (w *World) unplace(s *slot) {
 	switch s.where {
 	case inGrid:
-		if moved, ok := w.grids[s.kind].remove(s.block, s.lane); ok {
+		g := &w.grids[s.kind]
+		if moved, ok := g.remove(s.block, s.lane); ok {
 			m := &w.slots[moved>>8]
 			m.block, m.lane = s.block, s.lane
+			g.refill(m.block, m.lane, m.box)
 		}
 	case inInfinite:
 		last := w.infinite[len(w.infinite)-1]
@@ -324,8 +326,22 @@ func (w *World) unplace(s *slot) {
 // compact runs lift and grid.compact on each grid that has seen as many
 // boxes enter cells as it holds. Insert, a Move to another cell and Pairs
 // call it, so a world built by Insert alone and only asked questions is
-// laid out too, at O(1) amortized per box entering a cell.
+// laid out too, at O(1) amortized per box entering a cell. The layout
+// reads the boxes from their lanes (the Static grid's rectangles, the
+// order of its crowded cells), so the lanes behind their slots get their
+// poses first (lag.go).
 func (w *World) compact() {
+	for k := range w.grids {
+		if g := &w.grids[k]; g.churn >= max(g.boxes, 1024) {
+			w.catchUp()
+			w.compactGrids()
+			return
+		}
+	}
+}
+
+// compactGrids is compact for a World whose lanes hold their slots' poses.
+func (w *World) compactGrids() {
 	for k := range w.grids {
 		if g := &w.grids[k]; g.churn >= max(g.boxes, 1024) {
 			w.lift(g)

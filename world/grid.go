@@ -582,9 +582,9 @@ func (g *grid) stays(k cellKey, r float64, c obb.Vec2) bool {
 // once they do, so a question would skip the block and miss the box
 // (TestStaticRectsAfterLaterWrites). A Static box stays in its cell only
 // if its bounds lie in its block's rectangle (holds), which lies in the
-// cell's; bounds outside the cell's rectangle are those of a box whose
-// cell the catch-up has yet to leave (checkAll), and would widen the
-// block's rectangle beyond its cell's for no box it keeps.
+// cell's; bounds outside the cell's rectangle are those of a box that the
+// catch-up is about to move to another cell (checkAll), and would widen
+// the block's rectangle beyond its cell's for a box it does not keep.
 func (g *grid) refill(blk, lane int32, x obb.Box) {
 	b := &g.blocks[blk]
 	b.set(lane, x)

@@ -116,3 +116,11 @@ func Scatter(w *World, k Kind, r *rand.Rand) {
 	g.relinkAll()
 	w.relocate(g)
 }
+
+// Invariants catches w up (lag.go), as its next question would, and
+// returns an error naming the first broken rule of its layout, or nil
+// (invariants_test.go).
+func Invariants(w *World) error {
+	w.catchUp()
+	return w.invariants()
+}

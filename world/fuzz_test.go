@@ -12,8 +12,9 @@ import (
 
 // FuzzWorld drives a World and the model with the operations the input
 // spells, on boxes built from its bytes (small coordinates, the hostile
-// values of package scene, huge and tiny sizes), and compares every answer
-// at each check it spells. An input of odd length runs as in a large world
+// values of package scene, huge and tiny sizes), and compares every answer,
+// and checks the World's layout (world.Invariants), at each check it
+// spells. An input of odd length runs as in a large world
 // (world.SortAll): sorted passes, and Moves that leave their blocks to the
 // next reader; of those, one in two with two workers, whose Moves leave
 // their cells to the next reader too.
@@ -62,6 +63,16 @@ func FuzzWorld(f *testing.F) {
 		}
 		for len(data) > 0 {
 			switch op := next(); {
+			case op >= 96 && op < 100:
+				// InsertBoxes of one to four boxes.
+				var bs soa.Boxes
+				for range 1 + op%4 {
+					bs.Append(box())
+				}
+				k := world.Kind(op & 1)
+				for i, h := range w.InsertBoxes(nil, &bs, k, world.DefaultFilter) {
+					m.insert(h, bs.At(i), k, world.DefaultFilter)
+				}
 			case op < 100 || len(m.h) == 0:
 				b := box()
 				k, f := world.Kind(op&1), world.Filter{Category: 1 << (op >> 1 & 1), Mask: uint32(op>>2&3) | 1}

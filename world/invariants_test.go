@@ -22,6 +22,8 @@ import (
 //     so the grids and the list hold exactly the live boxes that have no NaN.
 //   - A cell's count is its blocks' lanes; only its first block has room.
 //   - A block's common categories are the AND of its lanes' categories.
+//   - While the candidates are in use (fat.go), a lane's fat bounds are
+//     those its box's slot keeps, if it keeps any for the box.
 //   - In the Static grid, a block's rectangle holds its boxes' bounds and
 //     lies in its cell's rectangle (block_rects.go).
 func (w *World) invariants() error {
@@ -56,6 +58,15 @@ func (w *World) invariants() error {
 						return fmt.Errorf("grid %d: box %#x: pose %v in its lane, %v in its slot", k, h, blk.at(lane), s.box)
 					}
 					common &= blk.f[lane].Category
+					if g.keepFat {
+						f := &g.fat[b]
+						lo, hi := obb.Vec2{X: f[0][lane], Y: f[1][lane]}, obb.Vec2{X: f[2][lane], Y: f[3][lane]}
+						if int(h>>8) < len(w.fat.box) && w.fat.box[h>>8].h == h {
+							if fb := &w.fat.box[h>>8]; lo != fb.lo || hi != fb.hi {
+								return fmt.Errorf("grid %d: box %#x: fat bounds %v, %v in its lane, %v, %v in its slot", k, h, lo, hi, fb.lo, fb.hi)
+							}
+						}
+					}
 					if g.static {
 						r := &blk.rect
 						lo, hi, _ := bound.Box(s.box)

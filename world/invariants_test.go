@@ -3,6 +3,7 @@ package world
 import (
 	"fmt"
 	"math"
+	mathbits "math/bits"
 
 	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/obb"
@@ -26,10 +27,14 @@ import (
 //     those its box's slot keeps, if it keeps any for the box.
 //   - In the Static grid, a block's rectangle holds its boxes' bounds and
 //     lies in its cell's rectangle (block_rects.go).
+//   - The tiles index every cell and no other (indexRules).
 func (w *World) invariants() error {
 	placed := 0
 	for k := range w.grids {
 		g := &w.grids[k]
+		if err := g.indexRules(); err != nil {
+			return fmt.Errorf("grid %d: %v", k, err)
+		}
 		for c := range g.cells {
 			cl := &g.cells[c]
 			boxes := int32(0)
@@ -117,4 +122,52 @@ func sameBits(a, b obb.Box) bool {
 		math.Float32bits(a.Half.Y) == math.Float32bits(b.Half.Y) &&
 		math.Float32bits(a.Axis.X) == math.Float32bits(b.Axis.X) &&
 		math.Float32bits(a.Axis.Y) == math.Float32bits(b.Axis.Y)
+}
+
+// indexRules returns an error naming the first broken rule of g's index of
+// cells (tiles.go, tiles_window.go), or nil: each cell is found by its key,
+// through the entry a question reads (its window's or the table's), at its
+// tile's entry, which holds its index and first block; the table's masks
+// name as many cells as there are and its entries as many tiles; and a
+// window's entries agree with the table's.
+func (g *grid) indexRules() error {
+	for c := range g.cells {
+		k := g.cells[c].key
+		occ, t := g.entry(tileKey(k))
+		s := tileSlot(k)
+		switch {
+		case g.find(k) != int32(c):
+			return fmt.Errorf("cell %d, %v: find gives %d", c, k, g.find(k))
+		case occ&(1<<s) == 0 || t == 0:
+			return fmt.Errorf("cell %d, %v: its tile's entry (mask %#x, tile %d) misses it", c, k, occ, t)
+		case g.tiles[t-1].key != tileKey(k) || g.tiles[t-1].cell[s] != int32(c) || g.tiles[t-1].head[s] != g.cells[c].head:
+			return fmt.Errorf("cell %d, %v: tile %d has key %v, cell %d, head %d; the cell's head is %d",
+				c, k, t-1, g.tiles[t-1].key, g.tiles[t-1].cell[s], g.tiles[t-1].head[s], g.cells[c].head)
+		}
+	}
+	cells, tiles := 0, 0
+	for i := range g.table {
+		e := &g.table[i]
+		if e.tile == 0 {
+			continue
+		}
+		tiles++
+		cells += mathbits.OnesCount64(e.occ)
+		if w := g.inWindow(e.key); w != nil && (w.occ != e.occ || w.tile != e.tile) {
+			return fmt.Errorf("tile %v: window entry (%#x, %d), table entry (%#x, %d)", e.key, w.occ, w.tile, e.occ, e.tile)
+		}
+	}
+	if cells != len(g.cells) || tiles != len(g.tiles) {
+		return fmt.Errorf("the table names %d cells in %d tiles; there are %d cells, %d tiles", cells, tiles, len(g.cells), len(g.tiles))
+	}
+	for l := range g.windows {
+		d := &g.windows[l]
+		for i := range d.at[:d.w*d.h] {
+			key := cellKey{d.x0 + int32(i)%d.w, d.y0 + int32(i)/d.w, int16(l + minLevel)}
+			if e := &d.at[i]; e.tile != 0 && (g.tiles[e.tile-1].key != key || g.findEntry(key) < 0) {
+				return fmt.Errorf("window entry of tile %v names tile %d, of key %v", key, e.tile-1, g.tiles[e.tile-1].key)
+			}
+		}
+	}
+	return nil
 }

@@ -124,3 +124,7 @@ func Invariants(w *World) error {
 	w.catchUp()
 	return w.invariants()
 }
+
+// FatRules returns an error naming the first box of w, whose last call was
+// Pairs, that its candidates would lose, or nil (invariants_test.go).
+func FatRules(w *World) error { return w.fatRules() }

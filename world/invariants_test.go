@@ -171,3 +171,33 @@ func (g *grid) indexRules() error {
 	}
 	return nil
 }
+
+// fatRules returns an error naming the first box of w that the candidates
+// (fat.go) would lose, or nil, for a World whose last call was Pairs
+// (questions between do not count): while the candidates are complete
+// (valid), every box in a grid that no step since they were made has left
+// pending has fat bounds for its handle, and its bounds lie in them, so
+// that every pair it could make is among the candidates; a box that left
+// them in the step escaped and was given new ones (refreshFat).
+func (w *World) fatRules() error {
+	v := &w.fat
+	if !v.valid {
+		return nil
+	}
+	for i := range w.slots {
+		s := &w.slots[i]
+		if !s.live || s.where != inGrid || (len(v.pending.bits) > i>>6 && v.pending.has(int32(i))) {
+			continue
+		}
+		h := makeHandle(int32(i), s.gen)
+		if i >= len(v.box) || v.box[i].h != h {
+			return fmt.Errorf("box %#x: no fat bounds while the candidates are complete", h)
+		}
+		f := &v.box[i]
+		lo, hi, _ := bound.Box(s.box)
+		if !(f.lo.X <= lo.X && f.lo.Y <= lo.Y && f.hi.X >= hi.X && f.hi.Y >= hi.Y) {
+			return fmt.Errorf("box %#x: bounds %v, %v outside its fat bounds %v, %v after Pairs", h, lo, hi, f.lo, f.hi)
+		}
+	}
+	return nil
+}

@@ -156,6 +156,9 @@ func check(t *testing.T, w *world.World, m *model, r *rand.Rand, queries []obb.B
 	if !slices.Equal(got[:len(dst)], dst) {
 		t.Fatalf("%s: Pairs changed the %d pairs before its own", what, len(dst))
 	}
+	if err := world.FatRules(w); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
 	if got = got[len(dst):]; !slices.Equal(got, want) {
 		t.Fatalf("%s: Pairs: %d pairs, model %d; missing %v, extra %v", what, len(got), len(want), diff(want, got), diff(got, want))
 	}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/internal/testkit/scene"
 	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/soa"
@@ -32,30 +31,15 @@ func crowdedMap(r *rand.Rand, n int) *soa.Boxes {
 	return &b
 }
 
-// checkBlockRects checks what the Static grid's block rectangles promise:
-// each holds its boxes' bounds and lies within its cell's rectangle, and
-// a cell's first block is its only partly full one.
+// checkBlockRects checks what the Static grid's block rectangles promise,
+// with the rest of w's layout (invariants_test.go): each holds its boxes'
+// bounds and lies within its cell's rectangle, and a cell's first block is
+// its only partly full one. Its callers ask after a question or Pairs, so
+// the lanes hold their slots' poses.
 func checkBlockRects(t *testing.T, w *World, what string) {
 	t.Helper()
-	g := &w.grids[Static]
-	for c := range g.cells {
-		cr := g.rect(g.cells[c].key)
-		for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
-			blk := &g.blocks[b]
-			if b != g.cells[c].head && blk.n != blockLanes {
-				t.Fatalf("%s: cell %v: block %d of %d boxes is not the cell's first", what, g.cells[c].key, b, blk.n)
-			}
-			r := &blk.rect
-			if !(cr[0] <= r[0] && cr[1] <= r[1] && cr[2] >= r[2] && cr[3] >= r[3]) {
-				t.Fatalf("%s: cell %v: block rectangle %v outside the cell's %v", what, g.cells[c].key, *r, *cr)
-			}
-			for lane := range blk.n {
-				lo, hi, _ := bound.Box(blk.at(lane))
-				if !(r[0] <= lo.X && r[1] <= lo.Y && r[2] >= hi.X && r[3] >= hi.Y) {
-					t.Fatalf("%s: cell %v: box %v (bounds %v, %v) outside its block's rectangle %v", what, g.cells[c].key, blk.h[lane], lo, hi, *r)
-				}
-			}
-		}
+	if err := w.invariants(); err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
 }
 

@@ -74,8 +74,7 @@ func (w *World) invariants() error {
 					}
 					if g.static {
 						r := &blk.rect
-						lo, hi, _ := bound.Box(s.box)
-						if !(r[0] <= lo.X && r[1] <= lo.Y && r[2] >= hi.X && r[3] >= hi.Y) {
+						if lo, hi, _ := bound.Box(s.box); !r.holds(lo, hi) {
 							return fmt.Errorf("static cell %v: box %#x (bounds %v, %v) outside its block's rectangle %v", cl.key, h, lo, hi, *r)
 						}
 					}
@@ -86,7 +85,7 @@ func (w *World) invariants() error {
 				if !g.static || blk.n == 0 {
 					continue
 				}
-				if cr, r := g.rect(cl.key), &blk.rect; !(cr[0] <= r[0] && cr[1] <= r[1] && cr[2] >= r[2] && cr[3] >= r[3]) {
+				if cr, r := g.rect(cl.key), &blk.rect; !cr.holds(r.lo(), r.hi()) {
 					return fmt.Errorf("static cell %v: block rectangle %v outside the cell's %v", cl.key, *r, *cr)
 				}
 			}
@@ -112,6 +111,11 @@ func (w *World) invariants() error {
 		return fmt.Errorf("the grids and the infinite list hold %d boxes, %d live boxes are placed", placed, live)
 	}
 	return nil
+}
+
+// holds reports whether r holds the rectangle [lo, hi].
+func (r *cellBounds) holds(lo, hi obb.Vec2) bool {
+	return r[0] <= lo.X && r[1] <= lo.Y && r[2] >= hi.X && r[3] >= hi.Y
 }
 
 // sameBits reports whether a and b have the same bits in every field.

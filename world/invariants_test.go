@@ -1,9 +1,11 @@
 package world
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	mathbits "math/bits"
+	"slices"
 
 	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/obb"
@@ -201,6 +203,76 @@ func (w *World) fatRules() error {
 		lo, hi, _ := bound.Box(s.box)
 		if !(f.lo.X <= lo.X && f.lo.Y <= lo.Y && f.hi.X >= hi.X && f.hi.Y >= hi.Y) {
 			return fmt.Errorf("box %#x: bounds %v, %v outside its fat bounds %v, %v after Pairs", h, lo, hi, f.lo, f.hi)
+		}
+	}
+	return w.candRules()
+}
+
+// candRules returns an error naming the first broken rule of the
+// candidates' lists, or nil, for a World whose candidates are complete
+// (valid) after Pairs. The candidates in use are the keys of cand with
+// neither box dead and those of extra (fat_refresh.go).
+//
+//   - cand and extra ascend, and no key of extra is one of cand in use:
+//     the step joins their pairs by merging the two lists.
+//   - Every key in use names two live boxes by their current handles.
+//   - Every two boxes in the grids, neither pending nor both Static, whose
+//     fat bounds meet as batch.Meets tells (what a query of the candidates
+//     finds, fatQuery) are a key in use: fatRules' boxes in their fat
+//     bounds keep their pairs among the candidates only if the candidates
+//     hold every pair of fat bounds that meet.
+func (w *World) candRules() error {
+	v := &w.fat
+	dead := func(i int32) bool { return int(i>>6) < len(v.dead.bits) && v.dead.has(i) }
+	inUse := make(map[uint64]bool, len(v.cand)+len(v.extra))
+	for name, l := range map[string][]uint64{"cand": v.cand, "extra": v.extra} {
+		for j := 1; j < len(l); j++ {
+			if l[j-1] >= l[j] {
+				return fmt.Errorf("%s: key %d (%#x) after %#x", name, j, l[j], l[j-1])
+			}
+		}
+	}
+	for _, k := range v.cand {
+		if !dead(int32(k>>40)) && !dead(int32(uint32(k)>>8)) {
+			inUse[k] = true
+		}
+	}
+	for _, k := range v.extra {
+		if inUse[k] {
+			return fmt.Errorf("key %#x in cand and in extra", k)
+		}
+		inUse[k] = true
+	}
+	current := func(h Handle) bool {
+		i := int(h >> 8)
+		return i < len(w.slots) && w.slots[i].live && makeHandle(int32(i), w.slots[i].gen) == h
+	}
+	for k := range inUse {
+		if a, b := Handle(k>>32), Handle(k); !current(a) || !current(b) || a >= b {
+			return fmt.Errorf("candidate %#x: handles %#x, %#x not two live boxes in order", k, a, b)
+		}
+	}
+	var in []int32
+	for i := range w.slots {
+		s := &w.slots[i]
+		if s.live && s.where == inGrid && (len(v.pending.bits) <= i>>6 || !v.pending.has(int32(i))) {
+			in = append(in, int32(i))
+		}
+	}
+	slices.SortFunc(in, func(a, b int32) int { return cmp.Compare(v.box[a].lo.X, v.box[b].lo.X) })
+	for x, i := range in {
+		f := &v.box[i]
+		for _, j := range in[x+1:] {
+			g := &v.box[j]
+			if g.lo.X > f.hi.X {
+				break
+			}
+			if w.slots[i].kind == Static && w.slots[j].kind == Static || f.lo.X > g.hi.X || f.lo.Y > g.hi.Y || g.lo.Y > f.hi.Y {
+				continue
+			}
+			if !inUse[key(f.h, g.h)] {
+				return fmt.Errorf("boxes %#x and %#x: fat bounds %v, %v and %v, %v meet, not a candidate", f.h, g.h, f.lo, f.hi, g.lo, g.hi)
+			}
 		}
 	}
 	return nil

@@ -134,10 +134,20 @@ func group(w width, q query, abs VecVirtual, col func(c int) Op, label string, q
 	vec := w.vec
 	// VSUBPS b, a, d: d = a - b. VMULPS and VADDPS commute exactly, so the
 	// memory operand may stand on either side.
+	// sub emits b - a for b a column, in memory (loaded first: VSUBPS takes
+	// its memory operand as the subtrahend) or in a register.
+	sub := func(b Op, a VecVirtual) VecVirtual {
+		d := vec()
+		if IsRegister(b) {
+			VSUBPS(a, b, d)
+			return d
+		}
+		VMOVUPS(b, d)
+		VSUBPS(a, d, d)
+		return d
+	}
 	Comment("dy = b.cy - a.cy")
-	dy := vec()
-	VMOVUPS(cym, dy)
-	VSUBPS(q.cy, dy, dy)
+	dy := sub(cym, q.cy)
 
 	result := GP64()
 	var kacc Register
@@ -184,9 +194,7 @@ func group(w width, q query, abs VecVirtual, col func(c int) Op, label string, q
 	}
 
 	Comment("dx = b.cx - a.cx")
-	dx := vec()
-	VMOVUPS(cxm, dx)
-	VSUBPS(q.cx, dx, dx)
+	dx := sub(cxm, q.cx)
 
 	Comment("ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|")
 	ac, as, t1, t2 := vec(), vec(), vec(), vec()

@@ -9,8 +9,8 @@
 // lanes in YMM registers) and AVX-512 (16 in ZMM registers, results in
 // mask registers; the reaches and bounds take half as many boxes, as
 // float64 lanes, and the key copy 4 and 8 uint64 keys); the group kernel
-// and the pair-list kernels are generated for AVX2 only, and the prefetch
-// hints have no width.
+// and the pair-list kernel that gathers from columns are generated for
+// AVX2 only, and the prefetch hints have no width.
 //
 // Regenerate from the repository's root with
 //
@@ -51,8 +51,10 @@ func main() {
 	groupKernel()
 	prefetchKernel()
 	prefetchMarkedKernel()
-	pairKernel(false)
-	pairKernel(true)
+	pairKernel(avx2, false)
+	for _, w := range []width{avx2, avx512} {
+		pairKernel(w, true)
+	}
 	for _, w := range []width{avx2, avx512} {
 		runKernel(w)
 	}

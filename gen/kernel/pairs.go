@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -10,37 +12,38 @@ import (
 // for 8 pairs at a time it gathers the first boxes' fields from a's columns
 // and the second boxes' from b's with VGATHERDPS, then runs the same group
 // test as the one-against-many kernel, with the first boxes as 8 different
-// query boxes. Only AVX2 is generated; the avx512 implementation uses it
-// too.
+// query boxes. This form is generated for AVX2 only; the avx512
+// implementation uses it too.
 //
 // The pairs arrive interleaved, i0 j0 i1 j1 ..., as package pairs stores
 // them. The Go caller hands over whole groups of 8 pairs only and checks
 // every index first, so each gather reads inside its column.
 //
-// With keys set it writes pairKeysAVX2 instead, which reads the pairs as
-// package world keeps them, one uint64 key a pair whose halves are the
-// boxes' indices shifted left by 8 (a handle's low byte is its
-// generation), and the boxes from one array of 32-byte records, each box's
-// six fields in one (batch.Record), which it loads whole and transposes
-// into fields (recordFields): a box's fields come from one cache line,
-// where six columns put them in six. This kernel checks its records'
-// indices itself (checkRecords); the Go caller checks only the keys past
-// its last whole group.
-func pairKernel(keys bool) {
-	w := width{name: "AVX2", lanes: 8}
-	list, step := "ij", 16 // the list's elements per group of 8 pairs
+// With keys set it writes pairKeys<name> instead, for either width, which
+// reads the pairs as package world keeps them, one uint64 key a pair whose
+// halves are the boxes' indices shifted left by 8 (a handle's low byte is
+// its generation), and the boxes from one array of 32-byte records, each
+// box's six fields in one (batch.Record), which it loads whole and
+// transposes into fields (recordFields): a box's fields come from one
+// cache line, where six columns put them in six. This kernel checks its
+// records' indices itself (checkRecords); the Go caller checks only the
+// keys past its last whole group. With 32 ZMM registers, the AVX-512 form
+// keeps the second boxes' fields in registers where AVX2 stores them to
+// the stack.
+func pairKernel(w width, keys bool) {
+	list, step := "ij", 16 // the list's elements per group of pairs
 	if keys {
-		TEXT("pairKeysAVX2", NOSPLIT, "func(recs []float32, keys []uint64, out []uint64) bool")
+		TEXT("pairKeys"+w.name, NOSPLIT, "func(recs []float32, keys []uint64, out []uint64) bool")
 		Pragma("noescape")
 		Doc(
-			"pairKeysAVX2 sets bit k%64 of out[k/64] when the box of record",
+			fmt.Sprintf("pairKeys%s sets bit k%%64 of out[k/64] when the box of record", w.name),
 			"keys[k]>>40 overlaps that of record uint32(keys[k])>>8, records of 8",
-			"floats in recs, 8 pairs per step, and returns true; when a record is",
+			fmt.Sprintf("floats in recs, %d pairs per step, and returns true; when a record is", w.lanes),
 			"outside recs it returns false and has written nothing. The caller",
-			"guarantees len(keys) is a positive multiple of 8 and len(out) >=",
+			fmt.Sprintf("guarantees len(keys) is a positive multiple of %d and len(out) >=", w.lanes),
 			"(len(keys)+63)/64; the CPU must have BMI2.",
 		)
-		list, step = "keys", 8
+		list, step = "keys", w.lanes
 	} else {
 		TEXT("pairsAVX2", NOSPLIT, "func(acx, acy, aux, auy, ahx, ahy, bcx, bcy, bux, buy, bhx, bhy []float32, ij []int32, out []uint64)")
 		Pragma("noescape")
@@ -58,35 +61,54 @@ func pairKernel(keys bool) {
 	base := GP64()
 	abs := w.vec()
 	VBROADCASTSS(absMask, abs)
-	stack := AllocLocal(6 * 4 * w.lanes)
+	var stack Mem
+	if !w.avx512 {
+		stack = AllocLocal(6 * 4 * w.lanes)
+	}
 	onStack := func(c int) Mem { return stack.Offset(c * 4 * w.lanes) }
 
 	acc, shift := GP64(), GP64()
 	XORQ(acc, acc)
 	XORQ(shift, shift)
 
+	var lanes []Register // AVX-512: the masks of 128-bit lanes 1 to 3
 	if keys {
-		checkRecords(ij, n)
+		checkRecords(w, ij, n)
 		Load(Param("recs").Base(), base)
+		if w.avx512 {
+			for l := 1; l < 4; l++ {
+				k, g := K(), GP32()
+				MOVL(U32(0xf<<(4*l)), g)
+				KMOVW(g, k)
+				lanes = append(lanes, k)
+			}
+		}
 	}
 
 	Label("pairs")
 	var q query
+	cols := inMemory(onStack)
 	if keys {
-		Comment("Second boxes to a stack group, read by the group test like columns.")
-		for c, f := range recordFields(base, ij, 0) {
-			VMOVUPS(f, onStack(c))
+		second := recordFields(w, base, ij, 0, lanes)
+		if w.avx512 {
+			Comment("Second boxes: the group's columns, kept in registers.")
+			cols = func(c int) Op { return second[c] }
+		} else {
+			Comment("Second boxes to a stack group, read by the group test like columns.")
+			for c, f := range second {
+				VMOVUPS(f, onStack(c))
+			}
 		}
-		Comment("First boxes: eight query boxes, one per lane.")
-		f := recordFields(base, ij, 4)
+		Comment("First boxes: one query box a lane.")
+		f := recordFields(w, base, ij, 4, lanes)
 		q = query{cx: f[0], cy: f[1], ux: f[2], uy: f[3], hx: f[4], hy: f[5]}
 	} else {
 		q = gatherPairs(ij, base, onStack)
 	}
-	bits := group(w, q, abs, inMemory(onStack), "pairs", nil)
-	ADDQ(U32(64), ij)
+	bits := group(w, q, abs, cols, "pairs", nil)
+	ADDQ(U32(8*w.lanes), ij) // a pair is 8 bytes in either list
 	SUBQ(U32(step), n)
-	addBits(bits, acc, shift, out, 8, "next")
+	addBits(bits, acc, shift, out, w.lanes, "next")
 	Label("next")
 	TESTQ(n, n)
 	JNZ(LabelRef("pairs"))
@@ -133,18 +155,21 @@ func gatherPairs(ij, base Register, onStack func(c int) Mem) query {
 }
 
 // recordFields emits the loads of the boxes that one half of each of the
-// 8 keys at keys names (half at byte 0 of a key: the second box; at 4: the
-// first), from the 32-byte records at base, and returns their six fields,
-// lane k the box of key k. A half's index is its value shifted right by 8
-// (a handle's low byte is its generation), and its record is at 32 times
-// that. Each record is two 16-byte loads, the first four fields and the
-// last two with the padding, boxes k and k+4 in one register's two
-// halves; two rounds of unpacks then turn four such registers into four
+// w.lanes keys at keys names (half at byte 0 of a key: the second box; at
+// 4: the first), from the 32-byte records at base, and returns their six
+// fields, lane k the box of key k. A half's index is its value shifted
+// right by 8 (a handle's low byte is its generation), and its record is at
+// 32 times that. Each record is two 16-byte loads, the first four fields
+// and the last two with the padding; register k of four takes records k,
+// k+4, k+8 and so on, one a 128-bit lane. Two rounds of unpacks, which
+// work within 128-bit lanes, then turn four such registers into four
 // fields, and two into two, each lane's in key order. The 16 records of
 // eight pairs then cost 32 loads and 24 unpacks where twelve gathers read
 // each field of each box apart: 2.2 ns a pair, where the gathers took 3.8
-// (BenchmarkPairKeys, order=grouped, impl=avx2).
-func recordFields(base, keys Register, half int) [6]VecVirtual {
+// (BenchmarkPairKeys, order=grouped, impl=avx2). AVX-512 loads four
+// records into each register and unpacks as many boxes per instruction
+// again.
+func recordFields(w width, base, keys Register, half int, lanes []Register) [6]VecVirtual {
 	offset := func(k int) GPVirtual {
 		r := GP64()
 		MOVL(Mem{Base: keys, Disp: 8*k + half}, r.As32())
@@ -152,28 +177,42 @@ func recordFields(base, keys Register, half int) [6]VecVirtual {
 		SHLL(U8(5), r.As32())
 		return r
 	}
-	// A broadcast writes the whole register (a load into its low half
-	// would leave the register allocator taking the high half as live);
-	// the insert then replaces the high half.
+	// A broadcast writes the whole register (a load into its low lane
+	// would leave the register allocator taking the rest as live); the
+	// inserts then replace the other lanes. AVX-512 inserts by a broadcast
+	// masked to the lane, which the processor can blend on either of its
+	// two vector ports where an insert takes the shuffle port, busy with
+	// the unpacks (BenchmarkPairKeys, impl=avx512: 2.59 ns a pair against
+	// 2.76 with VINSERTF32X4, the fastest of six runs each).
+	broadcast, insert := func(m Mem, v VecVirtual) { VBROADCASTF128(m, v) }, func(l int, m Mem, v VecVirtual) { VINSERTF128(U8(l), m, v, v) }
+	if w.avx512 {
+		broadcast = func(m Mem, v VecVirtual) { VBROADCASTF32X4(m, v) }
+		insert = func(l int, m Mem, v VecVirtual) { VBROADCASTF32X4(m, lanes[l-1], v) }
+	}
 	var lo, hi [4]VecVirtual
 	for k := range 4 {
-		a, b := offset(k), offset(k+4)
-		lo[k], hi[k] = YMM(), YMM()
-		VBROADCASTF128(Mem{Base: base, Index: a, Scale: 1}, lo[k])
-		VINSERTF128(U8(1), Mem{Base: base, Index: b, Scale: 1}, lo[k], lo[k])
-		VBROADCASTF128(Mem{Base: base, Index: a, Scale: 1, Disp: 16}, hi[k])
-		VINSERTF128(U8(1), Mem{Base: base, Index: b, Scale: 1, Disp: 16}, hi[k], hi[k])
+		var at []GPVirtual
+		for l := range w.lanes / 4 {
+			at = append(at, offset(k+4*l))
+		}
+		for h, v := range []*VecVirtual{&lo[k], &hi[k]} {
+			*v = w.vec()
+			broadcast(Mem{Base: base, Index: at[0], Scale: 1, Disp: 16 * h}, *v)
+			for l := 1; l < len(at); l++ {
+				insert(l, Mem{Base: base, Index: at[l], Scale: 1, Disp: 16 * h}, *v)
+			}
+		}
 	}
-	// With box k's fields f0 to f3 in lo[k] (per 128-bit half):
+	// With box k's fields f0 to f3 in lo[k] (per 128-bit lane):
 	// unpack low of lo[0], lo[1] is f0 of both, then f1 of both; of lo[2],
 	// lo[3] the same for boxes 2 and 3; the low 64 bits of each give f0
 	// of the four boxes, the high 64 bits f1. The same from the unpacks
 	// high gives f2 and f3, and from hi f4 and f5.
 	var f [6]VecVirtual
 	for i := range f {
-		f[i] = YMM()
+		f[i] = w.vec()
 	}
-	t0, t1, t2, t3 := YMM(), YMM(), YMM(), YMM()
+	t0, t1, t2, t3 := w.vec(), w.vec(), w.vec(), w.vec()
 	VUNPCKLPS(lo[1], lo[0], t0)
 	VUNPCKHPS(lo[1], lo[0], t1)
 	VUNPCKLPS(lo[3], lo[2], t2)
@@ -182,7 +221,7 @@ func recordFields(base, keys Register, half int) [6]VecVirtual {
 	VUNPCKHPD(t2, t0, f[1])
 	VUNPCKLPD(t3, t1, f[2])
 	VUNPCKHPD(t3, t1, f[3])
-	h0, h1 := YMM(), YMM()
+	h0, h1 := w.vec(), w.vec()
 	VUNPCKLPS(hi[1], hi[0], h0)
 	VUNPCKLPS(hi[3], hi[2], h1)
 	VUNPCKLPD(h1, h0, f[4])
@@ -197,26 +236,47 @@ func recordFields(base, keys Register, half int) [6]VecVirtual {
 // large and sets the result to true otherwise. In Go, with a loop-carried
 // maximum a key, the check took 13% of the RTS scene's step at 100,000
 // boxes (BenchmarkWorldStep, world=rts, moved=100%).
-func checkRecords(keys, n Register) {
+func checkRecords(w width, keys, n Register) {
 	Comment("Check every record index before anything is read or written.")
-	top := YMM()
-	VPXOR(top, top, top)
+	top := w.vec()
+	if w.avx512 {
+		VPXORD(top, top, top)
+	} else {
+		VPXOR(top, top, top)
+	}
 	p, c := GP64(), GP64()
 	MOVQ(keys, p)
 	MOVQ(n, c)
 	Label("check")
 	VPMAXUD(Mem{Base: p}, top, top)
-	VPMAXUD(Mem{Base: p, Disp: 32}, top, top)
-	ADDQ(U32(64), p)
-	SUBQ(U32(8), c)
+	VPMAXUD(Mem{Base: p, Disp: 4 * w.lanes}, top, top)
+	ADDQ(U32(8*w.lanes), p)
+	SUBQ(U32(w.lanes), c)
 	JNZ(LabelRef("check"))
-	half, swap := XMM(), XMM()
-	VEXTRACTI128(U8(1), top, half)
-	VPMAXUD(top.AsX(), half, half)
-	VPSHUFD(U8(0x4e), half, swap)
-	VPMAXUD(swap, half, half)
-	VPSHUFD(U8(0xb1), half, swap)
-	VPMAXUD(swap, half, half)
+	var half Register
+	if w.avx512 {
+		// Fold the 512 bits within ZMM registers (AVX512F), where a YMM
+		// or XMM form of an EVEX register would need AVX512VL.
+		t := w.vec()
+		VSHUFI64X2(U8(0x4e), top, top, t)
+		VPMAXUD(t, top, top)
+		VSHUFI64X2(U8(0xb1), top, top, t)
+		VPMAXUD(t, top, top)
+		VPSHUFD(U8(0x4e), top, t)
+		VPMAXUD(t, top, top)
+		VPSHUFD(U8(0xb1), top, t)
+		VPMAXUD(t, top, top)
+		half = top.AsX()
+	} else {
+		x, swap := XMM(), XMM()
+		half = x
+		VEXTRACTI128(U8(1), top, x)
+		VPMAXUD(top.AsX(), x, x)
+		VPSHUFD(U8(0x4e), x, swap)
+		VPMAXUD(swap, x, x)
+		VPSHUFD(U8(0xb1), x, swap)
+		VPMAXUD(swap, x, x)
+	}
 	largest, count := GP64(), GP64()
 	VMOVD(half, largest.As32())
 	SHRQ(U8(8), largest)

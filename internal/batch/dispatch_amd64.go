@@ -162,12 +162,16 @@ var (
 )
 
 // pairKeys decides the pairs of keys into out, or returns false, having
-// written nothing, when an index is outside recs: whole groups of 8 with
-// the AVX2 kernel, which checks the indices of all of them first,
-// as pairs does, and the rest through Go, checked before the kernel runs.
+// written nothing, when an index is outside recs: whole groups of 16 with
+// the AVX-512 kernel or of 8 with the AVX2 one, which check the indices of
+// all of them first, and the rest through Go, checked before the kernel
+// runs.
 func pairKeys(recs []Record, keys []uint64, out []uint64) bool {
-	n, whole := len(keys), 0
-	if current.Load() != Generic {
+	n, whole, impl := len(keys), 0, current.Load()
+	switch impl {
+	case AVX512:
+		whole = n &^ 15
+	case AVX2:
 		whole = n &^ 7
 	}
 	if !keysInside(len(recs), keys[whole:]) {
@@ -175,7 +179,13 @@ func pairKeys(recs []Record, keys []uint64, out []uint64) bool {
 	}
 	if whole > 0 {
 		floats := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(recs))), 8*len(recs))
-		if !pairKeysAVX2(floats, keys[:whole], out) {
+		ok := false
+		if impl == AVX512 {
+			ok = pairKeysAVX512(floats, keys[:whole], out)
+		} else {
+			ok = pairKeysAVX2(floats, keys[:whole], out)
+		}
+		if !ok {
 			return false
 		}
 	}

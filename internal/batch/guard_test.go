@@ -115,13 +115,13 @@ func TestPairGuardPages(t *testing.T) {
 
 // TestPairKeyGuardPages places the records, the keys and the output
 // right before an unreadable page, with keys that name the last record,
-// for every key count up to three groups past a word.
+// for every key count up to three groups of sixteen past a word.
 func TestPairKeyGuardPages(t *testing.T) {
 	g := testkit.NewGuarded(t, 64<<10)
 	r := rand.New(rand.NewPCG(17, 18))
 	testkit.ForEachImpl(t, func(t *testing.T) {
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		for n := 1; n <= 64+3*8+1; n++ {
+		for n := 1; n <= 64+3*16+1; n++ {
 			a := testkit.RandomSet(r, 1+r.IntN(40))
 			ij := randomPairs(r, n, a.Len(), a.Len())
 			want, keys, recs := scalarPairBits(a, a, ij), keysOf(r, ij), recordsOf(a)

@@ -69,6 +69,16 @@ func pairsAVX2(acx []float32, acy []float32, aux []float32, auy []float32, ahx [
 //go:noescape
 func pairKeysAVX2(recs []float32, keys []uint64, out []uint64) bool
 
+// pairKeysAVX512 sets bit k%64 of out[k/64] when the box of record
+// keys[k]>>40 overlaps that of record uint32(keys[k])>>8, records of 8
+// floats in recs, 16 pairs per step, and returns true; when a record is
+// outside recs it returns false and has written nothing. The caller
+// guarantees len(keys) is a positive multiple of 16 and len(out) >=
+// (len(keys)+63)/64; the CPU must have BMI2.
+//
+//go:noescape
+func pairKeysAVX512(recs []float32, keys []uint64, out []uint64) bool
+
 // runsPrunedAVX2 writes, for each triple q, lo, hi of runs, the bitset of
 // query box q against boxes [lo, hi) after the previous run's words, where
 // a bit is set when |cy - qcy| <= reach + qreach and the boxes overlap,

@@ -942,41 +942,39 @@ TEXT ·overlapsBlockAVX512(SB), NOSPLIT, $0-24
 	VINSERTF64X4 $0x01, 352(CX), Z12, Z12
 
 	// dy = b.cy - a.cy
-	VMOVUPS Z8, Z8
-	VSUBPS  Z1, Z8, Z8
+	VSUBPS Z1, Z8, Z1
 
 	// dx = b.cx - a.cx
-	VMOVUPS Z7, Z1
-	VSUBPS  Z0, Z1, Z1
+	VSUBPS Z0, Z7, Z0
 
 	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
-	VMULPS Z9, Z2, Z7
+	VMULPS Z9, Z2, Z8
 	VMULPS Z10, Z3, Z13
-	VADDPS Z13, Z7, Z0
-	VPANDD Z6, Z0, Z0
-	VMULPS Z10, Z2, Z7
-	VMULPS Z9, Z3, Z13
-	VSUBPS Z13, Z7, Z7
+	VADDPS Z13, Z8, Z7
 	VPANDD Z6, Z7, Z7
+	VMULPS Z10, Z2, Z8
+	VMULPS Z9, Z3, Z13
+	VSUBPS Z13, Z8, Z8
+	VPANDD Z6, Z8, Z8
 
 	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
-	VMULPS Z2, Z1, Z13
-	VMULPS Z3, Z8, Z14
+	VMULPS Z2, Z0, Z13
+	VMULPS Z3, Z1, Z14
 	VADDPS Z14, Z13, Z13
 	VPANDD Z6, Z13, Z13
-	VMULPS Z11, Z0, Z14
-	VMULPS Z12, Z7, Z15
+	VMULPS Z11, Z7, Z14
+	VMULPS Z12, Z8, Z15
 	VADDPS Z15, Z14, Z14
 	VADDPS Z4, Z14, Z14
 	VCMPPS $0x12, Z14, Z13, K1
 
 	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
-	VMULPS Z2, Z8, Z2
-	VMULPS Z3, Z1, Z3
+	VMULPS Z2, Z1, Z2
+	VMULPS Z3, Z0, Z3
 	VSUBPS Z3, Z2, Z2
 	VPANDD Z6, Z2, Z2
-	VMULPS Z11, Z7, Z3
-	VMULPS Z12, Z0, Z13
+	VMULPS Z11, Z8, Z3
+	VMULPS Z12, Z7, Z13
 	VADDPS Z13, Z3, Z3
 	VADDPS Z5, Z3, Z3
 	VCMPPS $0x12, Z3, Z2, K1, K1
@@ -986,26 +984,26 @@ TEXT ·overlapsBlockAVX512(SB), NOSPLIT, $0-24
 	JZ       skipblock
 
 	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
-	VMULPS Z9, Z1, Z2
-	VMULPS Z10, Z8, Z3
+	VMULPS Z9, Z0, Z2
+	VMULPS Z10, Z1, Z3
 	VADDPS Z3, Z2, Z2
 	VPANDD Z6, Z2, Z2
-	VMULPS Z4, Z0, Z3
-	VMULPS Z5, Z7, Z13
+	VMULPS Z4, Z7, Z3
+	VMULPS Z5, Z8, Z13
 	VADDPS Z13, Z3, Z3
 	VADDPS Z11, Z3, Z3
 	VCMPPS $0x12, Z3, Z2, K1, K1
 
 	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
-	VMULPS Z9, Z8, Z2
-	VMULPS Z10, Z1, Z1
-	VSUBPS Z1, Z2, Z2
-	VPANDD Z6, Z2, Z2
-	VMULPS Z4, Z7, Z1
-	VMULPS Z5, Z0, Z0
-	VADDPS Z0, Z1, Z1
-	VADDPS Z12, Z1, Z1
-	VCMPPS $0x12, Z1, Z2, K1, K1
+	VMULPS Z9, Z1, Z1
+	VMULPS Z10, Z0, Z0
+	VSUBPS Z0, Z1, Z1
+	VPANDD Z6, Z1, Z1
+	VMULPS Z4, Z8, Z0
+	VMULPS Z5, Z7, Z2
+	VADDPS Z2, Z0, Z0
+	VADDPS Z12, Z0, Z0
+	VCMPPS $0x12, Z0, Z1, K1, K1
 	KMOVW  K1, AX
 	JMP    joinblock
 
@@ -1377,7 +1375,6 @@ checked:
 	MOVQ recs_base+0(FP), BX
 
 pairs:
-	// Second boxes to a stack group, read by the group test like columns.
 	MOVL           (AX), R8
 	SHRL           $0x08, R8
 	SHLL           $0x05, R8
@@ -1430,14 +1427,16 @@ pairs:
 	VUNPCKLPS      Y8, Y6, Y6
 	VUNPCKLPD      Y6, Y2, Y4
 	VUNPCKHPD      Y6, Y2, Y2
-	VMOVUPS        Y5, (SP)
-	VMOVUPS        Y3, 32(SP)
-	VMOVUPS        Y9, 64(SP)
-	VMOVUPS        Y1, 96(SP)
-	VMOVUPS        Y4, 128(SP)
-	VMOVUPS        Y2, 160(SP)
 
-	// First boxes: eight query boxes, one per lane.
+	// Second boxes to a stack group, read by the group test like columns.
+	VMOVUPS Y5, (SP)
+	VMOVUPS Y3, 32(SP)
+	VMOVUPS Y9, 64(SP)
+	VMOVUPS Y1, 96(SP)
+	VMOVUPS Y4, 128(SP)
+	VMOVUPS Y2, 160(SP)
+
+	// First boxes: one query box a lane.
 	MOVL           4(AX), R8
 	SHRL           $0x08, R8
 	SHLL           $0x05, R8
@@ -1571,6 +1570,339 @@ joinpairs:
 	SHLXQ DI, R8, R8
 	ORQ   R8, SI
 	ADDQ  $0x00000008, DI
+	CMPQ  DI, $0x00000040
+	JNE   next
+	MOVQ  SI, (DX)
+	ADDQ  $0x00000008, DX
+	XORQ  SI, SI
+	XORQ  DI, DI
+
+next:
+	TESTQ CX, CX
+	JNZ   pairs
+
+	// Store the last, partial word, if any.
+	TESTQ DI, DI
+	JZ    done
+	MOVQ  SI, (DX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func pairKeysAVX512(recs []float32, keys []uint64, out []uint64) bool
+// Requires: AVX, AVX512F, BMI2
+TEXT ·pairKeysAVX512(SB), NOSPLIT, $0-73
+	MOVQ         keys_base+24(FP), AX
+	MOVQ         keys_len+32(FP), CX
+	MOVQ         out_base+48(FP), DX
+	VBROADCASTSS absmask<>+0(SB), Z0
+	XORQ         SI, SI
+	XORQ         DI, DI
+
+	// Check every record index before anything is read or written.
+	VPXORD Z1, Z1, Z1
+	MOVQ   AX, BX
+	MOVQ   CX, R8
+
+check:
+	VPMAXUD    (BX), Z1, Z1
+	VPMAXUD    64(BX), Z1, Z1
+	ADDQ       $0x00000080, BX
+	SUBQ       $0x00000010, R8
+	JNZ        check
+	VSHUFI64X2 $0x4e, Z1, Z1, Z2
+	VPMAXUD    Z2, Z1, Z1
+	VSHUFI64X2 $0xb1, Z1, Z1, Z2
+	VPMAXUD    Z2, Z1, Z1
+	VPSHUFD    $0x4e, Z1, Z2
+	VPMAXUD    Z2, Z1, Z1
+	VPSHUFD    $0xb1, Z1, Z2
+	VPMAXUD    Z2, Z1, Z1
+	VMOVD      X1, BX
+	SHRQ       $0x08, BX
+	MOVQ       recs_len+8(FP), R8
+	SHRQ       $0x03, R8
+	CMPQ       BX, R8
+	SETCS      BL
+	MOVB       BL, ret+72(FP)
+	JCS        checked
+	VZEROUPPER
+	RET
+
+checked:
+	MOVQ  recs_base+0(FP), BX
+	MOVL  $0x000000f0, R8
+	KMOVW R8, K1
+	MOVL  $0x00000f00, R8
+	KMOVW R8, K2
+	MOVL  $0x0000f000, R8
+	KMOVW R8, K3
+
+pairs:
+	MOVL            (AX), R8
+	SHRL            $0x08, R8
+	SHLL            $0x05, R8
+	MOVL            32(AX), R9
+	SHRL            $0x08, R9
+	SHLL            $0x05, R9
+	MOVL            64(AX), R10
+	SHRL            $0x08, R10
+	SHLL            $0x05, R10
+	MOVL            96(AX), R11
+	SHRL            $0x08, R11
+	SHLL            $0x05, R11
+	VBROADCASTF32X4 (BX)(R8*1), Z1
+	VBROADCASTF32X4 (BX)(R9*1), K1, Z1
+	VBROADCASTF32X4 (BX)(R10*1), K2, Z1
+	VBROADCASTF32X4 (BX)(R11*1), K3, Z1
+	VBROADCASTF32X4 16(BX)(R8*1), Z2
+	VBROADCASTF32X4 16(BX)(R9*1), K1, Z2
+	VBROADCASTF32X4 16(BX)(R10*1), K2, Z2
+	VBROADCASTF32X4 16(BX)(R11*1), K3, Z2
+	MOVL            8(AX), R8
+	SHRL            $0x08, R8
+	SHLL            $0x05, R8
+	MOVL            40(AX), R9
+	SHRL            $0x08, R9
+	SHLL            $0x05, R9
+	MOVL            72(AX), R10
+	SHRL            $0x08, R10
+	SHLL            $0x05, R10
+	MOVL            104(AX), R11
+	SHRL            $0x08, R11
+	SHLL            $0x05, R11
+	VBROADCASTF32X4 (BX)(R8*1), Z3
+	VBROADCASTF32X4 (BX)(R9*1), K1, Z3
+	VBROADCASTF32X4 (BX)(R10*1), K2, Z3
+	VBROADCASTF32X4 (BX)(R11*1), K3, Z3
+	VBROADCASTF32X4 16(BX)(R8*1), Z4
+	VBROADCASTF32X4 16(BX)(R9*1), K1, Z4
+	VBROADCASTF32X4 16(BX)(R10*1), K2, Z4
+	VBROADCASTF32X4 16(BX)(R11*1), K3, Z4
+	MOVL            16(AX), R8
+	SHRL            $0x08, R8
+	SHLL            $0x05, R8
+	MOVL            48(AX), R9
+	SHRL            $0x08, R9
+	SHLL            $0x05, R9
+	MOVL            80(AX), R10
+	SHRL            $0x08, R10
+	SHLL            $0x05, R10
+	MOVL            112(AX), R11
+	SHRL            $0x08, R11
+	SHLL            $0x05, R11
+	VBROADCASTF32X4 (BX)(R8*1), Z5
+	VBROADCASTF32X4 (BX)(R9*1), K1, Z5
+	VBROADCASTF32X4 (BX)(R10*1), K2, Z5
+	VBROADCASTF32X4 (BX)(R11*1), K3, Z5
+	VBROADCASTF32X4 16(BX)(R8*1), Z6
+	VBROADCASTF32X4 16(BX)(R9*1), K1, Z6
+	VBROADCASTF32X4 16(BX)(R10*1), K2, Z6
+	VBROADCASTF32X4 16(BX)(R11*1), K3, Z6
+	MOVL            24(AX), R8
+	SHRL            $0x08, R8
+	SHLL            $0x05, R8
+	MOVL            56(AX), R9
+	SHRL            $0x08, R9
+	SHLL            $0x05, R9
+	MOVL            88(AX), R10
+	SHRL            $0x08, R10
+	SHLL            $0x05, R10
+	MOVL            120(AX), R11
+	SHRL            $0x08, R11
+	SHLL            $0x05, R11
+	VBROADCASTF32X4 (BX)(R8*1), Z7
+	VBROADCASTF32X4 (BX)(R9*1), K1, Z7
+	VBROADCASTF32X4 (BX)(R10*1), K2, Z7
+	VBROADCASTF32X4 (BX)(R11*1), K3, Z7
+	VBROADCASTF32X4 16(BX)(R8*1), Z8
+	VBROADCASTF32X4 16(BX)(R9*1), K1, Z8
+	VBROADCASTF32X4 16(BX)(R10*1), K2, Z8
+	VBROADCASTF32X4 16(BX)(R11*1), K3, Z8
+	VUNPCKLPS       Z3, Z1, Z9
+	VUNPCKHPS       Z3, Z1, Z1
+	VUNPCKLPS       Z7, Z5, Z3
+	VUNPCKHPS       Z7, Z5, Z7
+	VUNPCKLPD       Z3, Z9, Z5
+	VUNPCKHPD       Z3, Z9, Z3
+	VUNPCKLPD       Z7, Z1, Z9
+	VUNPCKHPD       Z7, Z1, Z1
+	VUNPCKLPS       Z4, Z2, Z2
+	VUNPCKLPS       Z8, Z6, Z6
+	VUNPCKLPD       Z6, Z2, Z4
+	VUNPCKHPD       Z6, Z2, Z2
+
+	// Second boxes: the group's columns, kept in registers.
+	// First boxes: one query box a lane.
+	MOVL            4(AX), R8
+	SHRL            $0x08, R8
+	SHLL            $0x05, R8
+	MOVL            36(AX), R9
+	SHRL            $0x08, R9
+	SHLL            $0x05, R9
+	MOVL            68(AX), R10
+	SHRL            $0x08, R10
+	SHLL            $0x05, R10
+	MOVL            100(AX), R11
+	SHRL            $0x08, R11
+	SHLL            $0x05, R11
+	VBROADCASTF32X4 (BX)(R8*1), Z6
+	VBROADCASTF32X4 (BX)(R9*1), K1, Z6
+	VBROADCASTF32X4 (BX)(R10*1), K2, Z6
+	VBROADCASTF32X4 (BX)(R11*1), K3, Z6
+	VBROADCASTF32X4 16(BX)(R8*1), Z7
+	VBROADCASTF32X4 16(BX)(R9*1), K1, Z7
+	VBROADCASTF32X4 16(BX)(R10*1), K2, Z7
+	VBROADCASTF32X4 16(BX)(R11*1), K3, Z7
+	MOVL            12(AX), R8
+	SHRL            $0x08, R8
+	SHLL            $0x05, R8
+	MOVL            44(AX), R9
+	SHRL            $0x08, R9
+	SHLL            $0x05, R9
+	MOVL            76(AX), R10
+	SHRL            $0x08, R10
+	SHLL            $0x05, R10
+	MOVL            108(AX), R11
+	SHRL            $0x08, R11
+	SHLL            $0x05, R11
+	VBROADCASTF32X4 (BX)(R8*1), Z8
+	VBROADCASTF32X4 (BX)(R9*1), K1, Z8
+	VBROADCASTF32X4 (BX)(R10*1), K2, Z8
+	VBROADCASTF32X4 (BX)(R11*1), K3, Z8
+	VBROADCASTF32X4 16(BX)(R8*1), Z10
+	VBROADCASTF32X4 16(BX)(R9*1), K1, Z10
+	VBROADCASTF32X4 16(BX)(R10*1), K2, Z10
+	VBROADCASTF32X4 16(BX)(R11*1), K3, Z10
+	MOVL            20(AX), R8
+	SHRL            $0x08, R8
+	SHLL            $0x05, R8
+	MOVL            52(AX), R9
+	SHRL            $0x08, R9
+	SHLL            $0x05, R9
+	MOVL            84(AX), R10
+	SHRL            $0x08, R10
+	SHLL            $0x05, R10
+	MOVL            116(AX), R11
+	SHRL            $0x08, R11
+	SHLL            $0x05, R11
+	VBROADCASTF32X4 (BX)(R8*1), Z11
+	VBROADCASTF32X4 (BX)(R9*1), K1, Z11
+	VBROADCASTF32X4 (BX)(R10*1), K2, Z11
+	VBROADCASTF32X4 (BX)(R11*1), K3, Z11
+	VBROADCASTF32X4 16(BX)(R8*1), Z12
+	VBROADCASTF32X4 16(BX)(R9*1), K1, Z12
+	VBROADCASTF32X4 16(BX)(R10*1), K2, Z12
+	VBROADCASTF32X4 16(BX)(R11*1), K3, Z12
+	MOVL            28(AX), R8
+	SHRL            $0x08, R8
+	SHLL            $0x05, R8
+	MOVL            60(AX), R9
+	SHRL            $0x08, R9
+	SHLL            $0x05, R9
+	MOVL            92(AX), R10
+	SHRL            $0x08, R10
+	SHLL            $0x05, R10
+	MOVL            124(AX), R11
+	SHRL            $0x08, R11
+	SHLL            $0x05, R11
+	VBROADCASTF32X4 (BX)(R8*1), Z13
+	VBROADCASTF32X4 (BX)(R9*1), K1, Z13
+	VBROADCASTF32X4 (BX)(R10*1), K2, Z13
+	VBROADCASTF32X4 (BX)(R11*1), K3, Z13
+	VBROADCASTF32X4 16(BX)(R8*1), Z14
+	VBROADCASTF32X4 16(BX)(R9*1), K1, Z14
+	VBROADCASTF32X4 16(BX)(R10*1), K2, Z14
+	VBROADCASTF32X4 16(BX)(R11*1), K3, Z14
+	VUNPCKLPS       Z8, Z6, Z15
+	VUNPCKHPS       Z8, Z6, Z6
+	VUNPCKLPS       Z13, Z11, Z8
+	VUNPCKHPS       Z13, Z11, Z13
+	VUNPCKLPD       Z8, Z15, Z11
+	VUNPCKHPD       Z8, Z15, Z8
+	VUNPCKLPD       Z13, Z6, Z15
+	VUNPCKHPD       Z13, Z6, Z6
+	VUNPCKLPS       Z10, Z7, Z7
+	VUNPCKLPS       Z14, Z12, Z12
+	VUNPCKLPD       Z12, Z7, Z10
+	VUNPCKHPD       Z12, Z7, Z7
+
+	// dy = b.cy - a.cy
+	VSUBPS Z8, Z3, Z3
+
+	// dx = b.cx - a.cx
+	VSUBPS Z11, Z5, Z5
+
+	// ac = |a.ux*b.ux + a.uy*b.uy|, as = |a.ux*b.uy - a.uy*b.ux|
+	VMULPS Z9, Z15, Z11
+	VMULPS Z1, Z6, Z12
+	VADDPS Z12, Z11, Z8
+	VPANDD Z0, Z8, Z8
+	VMULPS Z1, Z15, Z11
+	VMULPS Z9, Z6, Z12
+	VSUBPS Z12, Z11, Z11
+	VPANDD Z0, Z11, Z11
+
+	// axis 1, a's x edge: |dx*a.ux + dy*a.uy| <= a.hx + (b.hx*ac + b.hy*as)
+	VMULPS Z15, Z5, Z12
+	VMULPS Z6, Z3, Z13
+	VADDPS Z13, Z12, Z12
+	VPANDD Z0, Z12, Z12
+	VMULPS Z4, Z8, Z13
+	VMULPS Z2, Z11, Z14
+	VADDPS Z14, Z13, Z13
+	VADDPS Z10, Z13, Z13
+	VCMPPS $0x12, Z13, Z12, K4
+
+	// axis 2, a's y edge: |dy*a.ux - dx*a.uy| <= a.hy + (b.hx*as + b.hy*ac)
+	VMULPS Z15, Z3, Z12
+	VMULPS Z6, Z5, Z6
+	VSUBPS Z6, Z12, Z12
+	VPANDD Z0, Z12, Z12
+	VMULPS Z4, Z11, Z6
+	VMULPS Z2, Z8, Z13
+	VADDPS Z13, Z6, Z6
+	VADDPS Z7, Z6, Z6
+	VCMPPS $0x12, Z6, Z12, K4, K4
+
+	// Every lane separated already: the answer is 0 for the whole group.
+	KORTESTW K4, K4
+	JZ       skippairs
+
+	// axis 3, b's x edge: |dx*b.ux + dy*b.uy| <= b.hx + (a.hx*ac + a.hy*as)
+	VMULPS Z9, Z5, Z6
+	VMULPS Z1, Z3, Z12
+	VADDPS Z12, Z6, Z6
+	VPANDD Z0, Z6, Z6
+	VMULPS Z10, Z8, Z12
+	VMULPS Z7, Z11, Z13
+	VADDPS Z13, Z12, Z12
+	VADDPS Z4, Z12, Z12
+	VCMPPS $0x12, Z12, Z6, K4, K4
+
+	// axis 4, b's y edge: |dy*b.ux - dx*b.uy| <= b.hy + (a.hx*as + a.hy*ac)
+	VMULPS Z9, Z3, Z3
+	VMULPS Z1, Z5, Z1
+	VSUBPS Z1, Z3, Z3
+	VPANDD Z0, Z3, Z3
+	VMULPS Z10, Z11, Z1
+	VMULPS Z7, Z8, Z4
+	VADDPS Z4, Z1, Z1
+	VADDPS Z2, Z1, Z1
+	VCMPPS $0x12, Z1, Z3, K4, K4
+	KMOVW  K4, R8
+	JMP    joinpairs
+
+skippairs:
+	XORL R8, R8
+
+joinpairs:
+	ADDQ  $0x00000080, AX
+	SUBQ  $0x00000010, CX
+	SHLXQ DI, R8, R8
+	ORQ   R8, SI
+	ADDQ  $0x00000010, DI
 	CMPQ  DI, $0x00000040
 	JNE   next
 	MOVQ  SI, (DX)

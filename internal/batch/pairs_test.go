@@ -63,18 +63,18 @@ func expectBits(t *testing.T, n int, buf, want []uint64, pair func(k int) string
 	}
 }
 
-// pairCounts is every pair count up to three groups of eight past a whole
-// word, and a few large ones.
+// pairCounts is every pair count up to three groups of sixteen (the
+// widest kernel's) past a whole word, and a few large ones.
 func pairCounts() []int {
 	var counts []int
-	for n := 0; n <= 64+3*8+1; n++ {
+	for n := 0; n <= 64+3*16+1; n++ {
 		counts = append(counts, n)
 	}
 	return append(counts, 127, 128, 129, 1000, 4096)
 }
 
 // TestPairsMatchesScalar runs every implementation on every pair
-// count up to three groups of eight past a whole word, and a few large
+// count up to three groups of sixteen past a whole word, and a few large
 // ones, with ordinary and with hostile boxes (NaN, infinities, signed zeros,
 // denormals, negative extents), within one set and between two.
 func TestPairsMatchesScalar(t *testing.T) {
@@ -171,7 +171,7 @@ func keysOf(r *rand.Rand, ij []int32) []uint64 {
 }
 
 // TestPairKeysMatchesScalar runs every implementation of PairKeys on
-// every key count up to three groups of eight past a whole word, and a few
+// every key count up to three groups of sixteen past a whole word, and a few
 // large ones, with ordinary and hostile boxes, against Overlaps, and checks
 // that it writes no word past the bitset.
 func TestPairKeysMatchesScalar(t *testing.T) {
@@ -215,6 +215,7 @@ func TestPairKeysPanicsBeforeWriting(t *testing.T) {
 			want string
 		}{{0, 10<<40 | 3<<8, "pair 0: first index 10 is outside [0, 10)"},
 			{129, 0xffffff01<<32 | 2<<8, "pair 129: first index 16777215"},
+			{127, 2<<40 | 0xffffff<<8, "pair 127: second index 16777215"},
 			{64, 4<<40 | 10<<8 | 0xff, "pair 64: second index 10 is outside [0, 10)"}} {
 			bad2 := append([]uint64(nil), keys...)
 			bad2[bad.at] = bad.key

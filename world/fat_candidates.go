@@ -291,22 +291,22 @@ func (w *World) joinShare(k int) {
 	}
 }
 
-// kernelShare: the candidates are tested with batch.PairKeys when there
-// are at least kernelShare of them a Dynamic box, and with
-// obb.Box.Overlaps on the boxes' slots otherwise. The kernel tests eight
-// pairs an instruction, their boxes loaded from records by slot, which
+// kernelShare: the candidates are tested with batch.PairKeys when there are
+// at least kernelShare of them a Dynamic box, and with obb.Box.Overlaps on
+// the boxes' slots otherwise. The kernel tests eight pairs an instruction
+// (sixteen with AVX-512), their boxes loaded from records by slot, which
 // must be kept: every box moved since the last step is copied there, and
 // the boxes that move are the Dynamic ones, so the copies a step pays for
-// are counted against them, not against every box: on the RTS map with
-// its buildings Static (BenchmarkWorldMapStep), with 1.9 candidates a box
-// and 5.6 a Dynamic box at 10,000 boxes, the slots' test that a count
-// against every box chose made the step take 68.6 ns a box against 35.4
-// (three interleaved rounds, medians). On the RTS and mixed scenes,
-// about fourteen candidates a box, the kernel made the step 26% to 55%
-// faster; on the uniform scene, half a candidate a box, the copies cost
-// more than the kernel saved, and the step was 19% to 38% slower at
-// 100,000 boxes (BenchmarkWorldStep, moved=100%, move=each, workers=1,
-// n=10000 and 100000, single runs).
+// are counted against them, not against every box: on the RTS map with its
+// buildings Static (BenchmarkWorldMapStep), with 1.9 candidates a box and
+// 5.6 a Dynamic box at 10,000 boxes, the slots' test that a count against
+// every box chose made the step take 68.6 ns a box against 35.4 (three
+// interleaved rounds, medians). On the RTS and mixed scenes, about fourteen
+// candidates a box, the kernel made the step 26% to 55% faster; on the
+// uniform scene, half a candidate a box, the copies cost more than the
+// kernel saved, and the step was 19% to 38% slower at 100,000 boxes
+// (BenchmarkWorldStep, moved=100%, move=each, workers=1, n=10000 and
+// 100000, single runs).
 const kernelShare = 2
 
 // chooseTest decides how this step tests the candidates and, for the

@@ -185,6 +185,8 @@ func (g *grid) indexRules() error {
 // pending has fat bounds for its handle, and its bounds lie in them, so
 // that every pair it could make is among the candidates; a box that left
 // them in the step escaped and was given new ones (refreshFat).
+// It then checks the candidates' lists (candRules) and the kernel's
+// records (recordRules).
 func (w *World) fatRules() error {
 	v := &w.fat
 	if !v.valid {
@@ -205,7 +207,51 @@ func (w *World) fatRules() error {
 			return fmt.Errorf("box %#x: bounds %v, %v outside its fat bounds %v, %v after Pairs", h, lo, hi, f.lo, f.hi)
 		}
 	}
-	return w.candRules()
+	if err := w.candRules(); err != nil {
+		return err
+	}
+	return w.recordRules()
+}
+
+// recordRules returns an error naming the first record of the candidates'
+// kernel (fat_candidates.go) that disagrees with its slot, or nil, for a
+// World whose last call was Pairs:
+//
+//   - odd counts the filters by slot that are not DefaultFilter, so that a
+//     step reads no filter only when every pair is allowed (testKernel);
+//   - after a step that tested the candidates with the kernel, every live
+//     box in a grid, not pending, has its pose in its record bit for bit
+//     and its filter by slot, unless it is dead, whose record's x is a NaN
+//     so that the kernel finds none of its stale keys.
+func (w *World) recordRules() error {
+	v := &w.fat
+	odd := 0
+	for _, f := range v.filters {
+		odd += int(b2u(f != DefaultFilter))
+	}
+	if odd != v.odd {
+		return fmt.Errorf("%d filters by slot are not DefaultFilter, odd says %d", odd, v.odd)
+	}
+	if !v.valid || !v.kernel || !v.copied {
+		return nil
+	}
+	for i := range w.slots {
+		s := &w.slots[i]
+		if !s.live || s.where != inGrid || (len(v.pending.bits) > i>>6 && v.pending.has(int32(i))) {
+			continue
+		}
+		h, r := makeHandle(int32(i), s.gen), &v.recs[i]
+		if int(i>>6) < len(v.dead.bits) && v.dead.has(int32(i)) {
+			if r.CX == r.CX {
+				return fmt.Errorf("box %#x: dead, its record's x %v", h, r.CX)
+			}
+			continue
+		}
+		if !sameBits(r.Box(), s.box) || v.filters[i] != s.filter {
+			return fmt.Errorf("box %#x: record %v and filter %v, its slot %v and %v", h, r.Box(), v.filters[i], s.box, s.filter)
+		}
+	}
+	return nil
 }
 
 // candRules returns an error naming the first broken rule of the

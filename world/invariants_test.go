@@ -185,12 +185,12 @@ func (g *grid) indexRules() error {
 // pending has fat bounds for its handle, and its bounds lie in them, so
 // that every pair it could make is among the candidates; a box that left
 // them in the step escaped and was given new ones (refreshFat).
-// It then checks the candidates' lists (candRules) and the kernel's
-// records (recordRules).
+// It then checks the candidates' lists (candRules) and, whether or not
+// they are complete, the kernel's records (recordRules).
 func (w *World) fatRules() error {
 	v := &w.fat
 	if !v.valid {
-		return nil
+		return w.recordRules()
 	}
 	for i := range w.slots {
 		s := &w.slots[i]
@@ -270,32 +270,29 @@ func (w *World) recordRules() error {
 func (w *World) candRules() error {
 	v := &w.fat
 	dead := func(i int32) bool { return int(i>>6) < len(v.dead.bits) && v.dead.has(i) }
-	inUse := make(map[uint64]bool, len(v.cand)+len(v.extra))
-	for name, l := range map[string][]uint64{"cand": v.cand, "extra": v.extra} {
-		for j := 1; j < len(l); j++ {
-			if l[j-1] >= l[j] {
-				return fmt.Errorf("%s: key %d (%#x) after %#x", name, j, l[j], l[j-1])
-			}
-		}
-	}
-	for _, k := range v.cand {
-		if !dead(int32(k>>40)) && !dead(int32(uint32(k)>>8)) {
-			inUse[k] = true
-		}
-	}
-	for _, k := range v.extra {
-		if inUse[k] {
-			return fmt.Errorf("key %#x in cand and in extra", k)
-		}
-		inUse[k] = true
-	}
 	current := func(h Handle) bool {
 		i := int(h >> 8)
 		return i < len(w.slots) && w.slots[i].live && makeHandle(int32(i), w.slots[i].gen) == h
 	}
-	for k := range inUse {
-		if a, b := Handle(k>>32), Handle(k); !current(a) || !current(b) || a >= b {
-			return fmt.Errorf("candidate %#x: handles %#x, %#x not two live boxes in order", k, a, b)
+	inUse := make(map[uint64]bool, len(v.cand)+len(v.extra))
+	for _, list := range []struct {
+		name string
+		keys []uint64
+	}{{"cand", v.cand}, {"extra", v.extra}} {
+		for j, k := range list.keys {
+			if j > 0 && list.keys[j-1] >= k {
+				return fmt.Errorf("%s: key %d (%#x) after %#x", list.name, j, k, list.keys[j-1])
+			}
+			if list.name == "cand" && (dead(int32(k>>40)) || dead(int32(uint32(k)>>8))) {
+				continue // stale, not in use
+			}
+			if inUse[k] {
+				return fmt.Errorf("key %#x in cand and in extra", k)
+			}
+			if a, b := Handle(k>>32), Handle(k); !current(a) || !current(b) || a >= b {
+				return fmt.Errorf("%s: candidate %#x: handles %#x, %#x not two live boxes in order", list.name, k, a, b)
+			}
+			inUse[k] = true
 		}
 	}
 	var in []int32

@@ -193,10 +193,10 @@ func (w *World) fatRules() error {
 		return w.recordRules()
 	}
 	for i := range w.slots {
-		s := &w.slots[i]
-		if !s.live || s.where != inGrid || (len(v.pending.bits) > i>>6 && v.pending.has(int32(i))) {
+		if !w.settled(i) {
 			continue
 		}
+		s := &w.slots[i]
 		h := makeHandle(int32(i), s.gen)
 		if i >= len(v.box) || v.box[i].h != h {
 			return fmt.Errorf("box %#x: no fat bounds while the candidates are complete", h)
@@ -236,12 +236,12 @@ func (w *World) recordRules() error {
 		return nil
 	}
 	for i := range w.slots {
-		s := &w.slots[i]
-		if !s.live || s.where != inGrid || (len(v.pending.bits) > i>>6 && v.pending.has(int32(i))) {
+		if !w.settled(i) {
 			continue
 		}
+		s := &w.slots[i]
 		h, r := makeHandle(int32(i), s.gen), &v.recs[i]
-		if int(i>>6) < len(v.dead.bits) && v.dead.has(int32(i)) {
+		if inSet(&v.dead, int32(i)) {
 			if r.CX == r.CX {
 				return fmt.Errorf("box %#x: dead, its record's x %v", h, r.CX)
 			}
@@ -269,11 +269,6 @@ func (w *World) recordRules() error {
 //     hold every pair of fat bounds that meet.
 func (w *World) candRules() error {
 	v := &w.fat
-	dead := func(i int32) bool { return int(i>>6) < len(v.dead.bits) && v.dead.has(i) }
-	current := func(h Handle) bool {
-		i := int(h >> 8)
-		return i < len(w.slots) && w.slots[i].live && makeHandle(int32(i), w.slots[i].gen) == h
-	}
 	inUse := make(map[uint64]bool, len(v.cand)+len(v.extra))
 	for _, list := range []struct {
 		name string
@@ -283,13 +278,13 @@ func (w *World) candRules() error {
 			if j > 0 && list.keys[j-1] >= k {
 				return fmt.Errorf("%s: key %d (%#x) after %#x", list.name, j, k, list.keys[j-1])
 			}
-			if list.name == "cand" && (dead(int32(k>>40)) || dead(int32(uint32(k)>>8))) {
+			if list.name == "cand" && (inSet(&v.dead, int32(k>>40)) || inSet(&v.dead, int32(uint32(k)>>8))) {
 				continue // stale, not in use
 			}
 			if inUse[k] {
 				return fmt.Errorf("key %#x in cand and in extra", k)
 			}
-			if a, b := Handle(k>>32), Handle(k); !current(a) || !current(b) || a >= b {
+			if a, b := Handle(k>>32), Handle(k); !w.Contains(a) || !w.Contains(b) || a >= b {
 				return fmt.Errorf("%s: candidate %#x: handles %#x, %#x not two live boxes in order", list.name, k, a, b)
 			}
 			inUse[k] = true
@@ -297,8 +292,7 @@ func (w *World) candRules() error {
 	}
 	var in []int32
 	for i := range w.slots {
-		s := &w.slots[i]
-		if s.live && s.where == inGrid && (len(v.pending.bits) <= i>>6 || !v.pending.has(int32(i))) {
+		if w.settled(i) {
 			in = append(in, int32(i))
 		}
 	}
@@ -320,3 +314,14 @@ func (w *World) candRules() error {
 	}
 	return nil
 }
+
+// settled reports whether slot i holds a live box in a grid that no step
+// since the candidates were made has left pending: a box the candidates
+// answer for.
+func (w *World) settled(i int) bool {
+	s := &w.slots[i]
+	return s.live && s.where == inGrid && !inSet(&w.fat.pending, int32(i))
+}
+
+// inSet reports whether s holds slot i, which may lie past its bitset.
+func inSet(s *slotSet, i int32) bool { return int(i>>6) < len(s.bits) && s.has(i) }

@@ -85,13 +85,15 @@ func (g *grid) entry(t cellKey) (occ uint64, tile int32) {
 }
 
 // prefetchEntry asks for the entry of the tile with key t that entry
-// reads: its window's, or its table slot's when it lies in no window.
+// reads: its window's, or its table slot's when it lies in no window. It
+// is a link of a query's chain that step_ahead.go asks for ahead, into
+// the L2 cache as the others.
 func (g *grid) prefetchEntry(t cellKey) {
 	if e := g.inWindow(t); e != nil {
-		batch.Prefetch(unsafe.Pointer(e), unsafe.Sizeof(windowEntry{}))
+		batch.PrefetchL2(unsafe.Pointer(e), unsafe.Sizeof(windowEntry{}))
 		return
 	}
-	batch.Prefetch(unsafe.Pointer(&g.table[hash(t)&uint64(len(g.table)-1)]), unsafe.Sizeof(tileEntry{}))
+	batch.PrefetchL2(unsafe.Pointer(&g.table[hash(t)&uint64(len(g.table)-1)]), unsafe.Sizeof(tileEntry{}))
 }
 
 // noteTile enters the table entry of the tile with key t, its mask of

@@ -105,13 +105,19 @@ func broadcastQuery(w width, at func(i int) Mem) (q query, abs VecVirtual) {
 // prefetchKernel writes prefetchLines, which asks for the cache lines of a
 // span of memory with PREFETCHT0 and does not wait for them: a question
 // about a few blocks scattered over a large world issues its blocks' misses
-// together instead of one block after the other.
-func prefetchKernel() {
-	TEXT("prefetchLines", NOSPLIT, "func(p *byte, size uintptr)")
+// together instead of one block after the other. With l2 set it writes
+// prefetchLinesL2 instead, which asks with PREFETCHT1, for the L2 cache.
+func prefetchKernel(l2 bool) {
+	name, instr, into := "prefetchLines", PREFETCHT0, "the cache"
+	if l2 {
+		name, instr, into = "prefetchLinesL2", PREFETCHT1, "the L2 cache and those beyond"
+	}
+	TEXT(name, NOSPLIT, "func(p *byte, size uintptr)")
 	Pragma("noescape")
 	Doc(
-		"prefetchLines asks for every cache line of the size bytes at p, size > 0,",
-		"without waiting. A prefetch never faults and changes no result.",
+		name+" asks for every cache line of the size bytes at p, size > 0,",
+		"into "+into+", without waiting. A prefetch never faults and changes no",
+		"result.",
 	)
 	p := Load(Param("p"), GP64())
 	size := Load(Param("size"), GP64())
@@ -120,7 +126,7 @@ func prefetchKernel() {
 	Comment("From the start of p's line, so that the last line is reached too.")
 	ANDQ(I32(-64), p)
 	Label("line")
-	PREFETCHT0(Mem{Base: p})
+	instr(Mem{Base: p})
 	ADDQ(U32(64), p)
 	CMPQ(p, end)
 	JB(LabelRef("line"))

@@ -49,7 +49,8 @@ func main() {
 		blockKernel(w)
 	}
 	groupKernel()
-	prefetchKernel()
+	prefetchKernel(false)
+	prefetchKernel(true)
 	prefetchMarkedKernel()
 	pairKernel(avx2, false)
 	for _, w := range []width{avx2, avx512} {

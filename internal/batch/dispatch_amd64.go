@@ -81,6 +81,15 @@ func Prefetch(p unsafe.Pointer, size uintptr) {
 	}
 }
 
+// PrefetchL2 is Prefetch into the L2 cache, not the L1: for lines asked
+// for so far ahead, or so many, that the L1 cache could evict them before
+// they are read.
+func PrefetchL2(p unsafe.Pointer, size uintptr) {
+	if size > 0 {
+		prefetchLinesL2((*byte)(p), size)
+	}
+}
+
 // PrefetchMarked asks the CPU to start loading, for each h of hs whose
 // slot i = h>>8 has bit i%64 of bits[i/64] set, the span bytes at base +
 // stride·i, and returns at once: one call for the records of a list of

@@ -34,6 +34,10 @@ func OverlapsBlock(q *Query, b *Block, n int) uint64 {
 // cache; where there is no assembly it does nothing.
 func Prefetch(p unsafe.Pointer, size uintptr) {}
 
+// PrefetchL2 is Prefetch into the L2 cache; where there is no assembly it
+// does nothing.
+func PrefetchL2(p unsafe.Pointer, size uintptr) {}
+
 // PrefetchMarked asks for the records of the marked slots of hs, as the
 // amd64 form does; where there is no assembly it does nothing. It panics
 // unless 0 < span <= 64.

@@ -356,15 +356,19 @@ func TestOverlapsBlockGuardPages(t *testing.T) {
 }
 
 // TestPrefetchGuardPage asks for the last bytes before an unreadable page,
-// every length up to three lines: Prefetch names only the memory it is
-// given, and the hint must not fault where a read of the next line would.
+// every length up to three lines: Prefetch and PrefetchL2 name only the
+// memory they are given, and the hint must not fault where a read of the
+// next line would.
 func TestPrefetchGuardPage(t *testing.T) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	g := testkit.NewGuarded(t, 4096)
-	for n := 1; n <= 3*16; n++ {
-		col := g.FloatsAtEnd(n)
-		if err := testkit.Fault(func() { batch.Prefetch(unsafe.Pointer(&col[0]), uintptr(4*n)) }); err != nil {
-			t.Fatalf("Prefetch of the last %d bytes before the guard page: %v", 4*n, err)
+	for k, prefetch := range []func(unsafe.Pointer, uintptr){batch.Prefetch, batch.PrefetchL2} {
+		name := []string{"Prefetch", "PrefetchL2"}[k]
+		for n := 1; n <= 3*16; n++ {
+			col := g.FloatsAtEnd(n)
+			if err := testkit.Fault(func() { prefetch(unsafe.Pointer(&col[0]), uintptr(4*n)) }); err != nil {
+				t.Fatalf("%s of the last %d bytes before the guard page: %v", name, 4*n, err)
+			}
 		}
 	}
 }

@@ -1126,6 +1126,23 @@ line:
 	JB         line
 	RET
 
+// func prefetchLinesL2(p *byte, size uintptr)
+// Requires: MMX+
+TEXT ·prefetchLinesL2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ size+8(FP), CX
+	LEAQ (AX)(CX*1), CX
+
+	// From the start of p's line, so that the last line is reached too.
+	ANDQ $-64, AX
+
+line:
+	PREFETCHT1 (AX)
+	ADDQ       $0x00000040, AX
+	CMPQ       AX, CX
+	JB         line
+	RET
+
 // func prefetchMarked(base *byte, stride uintptr, span uintptr, hs *uint32, n int, bits *uint64, words int)
 // Requires: MMX+
 TEXT ·prefetchMarked(SB), NOSPLIT, $0-56

@@ -22,15 +22,17 @@ import (
 // there, the query's range on that level, are those within 2R of its
 // center, R the level's reach. The prefetches change no answer.
 //
-// They ask for the lines into the L2 cache (batch.PrefetchL2), not the L1:
-// the chains of the eight queries ahead, some sixty lines each, fill more
-// than half of the Intel Xeon's 48 KiB L1 cache, and a line the L1 took
-// that early may leave it before its turn. Timed against PREFETCHT0 in
-// fourteen interleaved rounds (BenchmarkWorldStep, moved=1%, one worker,
-// n=4000000), the uniform scene's step took 16% less with Move and 6%
-// less with MoveBoxes; at 1,000,000 boxes, and on the RTS scene at
-// 4,000,000, it took as long, and MoveBoxes' own prefetches asked into
-// the L2 cache gained nothing.
+// They ask for the lines into the L2 cache (batch.PrefetchL2), not the L1.
+// Timed against PREFETCHT0 in fourteen interleaved rounds
+// (BenchmarkWorldStep, moved=1%, one worker, n=4000000), the uniform
+// scene's step took 16% less with Move and 6% less with MoveBoxes; at
+// 1,000,000 boxes, and on the RTS scene at 4,000,000, it took as long,
+// and MoveBoxes' own prefetches asked into the L2 cache gained nothing.
+// Why is not known, and the virtual machine it was timed on has no
+// hardware counters to tell: the lines asked for and not yet read, some
+// 150 (two queries' blocks, nine or so of seven lines each, and the
+// heads, entries and slots of the queries after them), fit its 48 KiB L1
+// cache.
 const (
 	aheadSlot   = 8
 	aheadEntry  = 6

@@ -81,9 +81,9 @@ func Prefetch(p unsafe.Pointer, size uintptr) {
 	}
 }
 
-// PrefetchL2 is Prefetch into the L2 cache, not the L1: for lines asked
-// for so far ahead, or so many, that the L1 cache could evict them before
-// they are read.
+// PrefetchL2 is Prefetch into the L2 cache, not the L1 (PREFETCHT1).
+// Which of the two is faster is a matter of measurement: package world's
+// step_ahead.go names the benchmark that chose it.
 func PrefetchL2(p unsafe.Pointer, size uintptr) {
 	if size > 0 {
 		prefetchLinesL2((*byte)(p), size)

@@ -116,8 +116,8 @@ func prefetchKernel(l2 bool) {
 	Pragma("noescape")
 	Doc(
 		name+" asks for every cache line of the size bytes at p, size > 0,",
-		"into "+into+", without waiting. A prefetch never faults and changes no",
-		"result.",
+		"into "+into+", without waiting.",
+		"A prefetch never faults and changes no result.",
 	)
 	p := Load(Param("p"), GP64())
 	size := Load(Param("size"), GP64())

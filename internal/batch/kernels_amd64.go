@@ -37,15 +37,15 @@ func overlapsBlockAVX512(q *[6]float32, b *[96]float32) uint64
 func overlapsGroupAVX2(q *[6]float32, b *[48]float32) uint64
 
 // prefetchLines asks for every cache line of the size bytes at p, size > 0,
-// into the cache, without waiting. A prefetch never faults and changes no
-// result.
+// into the cache, without waiting.
+// A prefetch never faults and changes no result.
 //
 //go:noescape
 func prefetchLines(p *byte, size uintptr)
 
 // prefetchLinesL2 asks for every cache line of the size bytes at p, size > 0,
-// into the L2 cache and those beyond, without waiting. A prefetch never faults and changes no
-// result.
+// into the L2 cache and those beyond, without waiting.
+// A prefetch never faults and changes no result.
 //
 //go:noescape
 func prefetchLinesL2(p *byte, size uintptr)

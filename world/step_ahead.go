@@ -22,17 +22,19 @@ import (
 // there, the query's range on that level, are those within 2R of its
 // center, R the level's reach. The prefetches change no answer.
 //
-// They ask for the lines into the L2 cache (batch.PrefetchL2), not the L1.
-// Timed against PREFETCHT0 in fourteen interleaved rounds
-// (BenchmarkWorldStep, moved=1%, one worker, n=4000000), the uniform
-// scene's step took 16% less with Move and 6% less with MoveBoxes; at
-// 1,000,000 boxes, and on the RTS scene at 4,000,000, it took as long,
-// and MoveBoxes' own prefetches asked into the L2 cache gained nothing.
-// Why is not known, and the virtual machine it was timed on has no
-// hardware counters to tell: the lines asked for and not yet read, some
-// 150 (two queries' blocks, nine or so of seven lines each, and the
-// heads, entries and slots of the queries after them), fit its 48 KiB L1
-// cache.
+// They ask with batch.PrefetchFar, into the L2 cache on Intel processors
+// and into the L1 on others. Timed in interleaved rounds against the
+// other hint (BenchmarkWorldStep, moved=1%, one worker, n=4000000, the
+// uniform scene), on an Intel Xeon (family 6, model 207) PREFETCHT1 took
+// 16% off the step with Move and 6% with MoveBoxes (fourteen rounds), and
+// on an AMD EPYC (family 26, model 2) it added 16% and 10% (twelve
+// rounds); at 1,000,000 boxes, and on the RTS scene at 4,000,000, the
+// Intel machine's steps took as long either way, and MoveBoxes' own
+// prefetches asked into its L2 cache gained nothing. Why is not known,
+// and the virtual machines it was timed on have no hardware counters to
+// tell: the lines asked for and not yet read, some 150 (two queries'
+// blocks, nine or so of seven lines each, and the heads, entries and
+// slots of the queries after them), fit both machines' 48 KiB L1 caches.
 const (
 	aheadSlot   = 8
 	aheadEntry  = 6
@@ -57,7 +59,7 @@ func (w *World) queriesAhead(dst []uint64, start, end int) []uint64 {
 // and the others ahead of queue[j], each at its stage.
 func (w *World) prefetchAhead(queue []int32, j int) {
 	if k := j + aheadSlot; k < len(queue) {
-		batch.PrefetchL2(unsafe.Pointer(&w.slots[queue[k]]), unsafe.Sizeof(slot{}))
+		batch.PrefetchFar(unsafe.Pointer(&w.slots[queue[k]]), unsafe.Sizeof(slot{}))
 	}
 	for stage, d := range [...]int{aheadEntry, aheadHeads, aheadBlocks} {
 		if k := j + d; k < len(queue) {
@@ -78,7 +80,7 @@ func (w *World) prefetchStage(i int32, stage int) {
 	tk := tileKey(s.cell)
 	if stage == 0 {
 		g.prefetchEntry(tk)
-		batch.PrefetchL2(unsafe.Pointer(&g.blocks[s.block]), blockHead)
+		batch.PrefetchFar(unsafe.Pointer(&g.blocks[s.block]), blockHead)
 		return
 	}
 	occ, ti := g.entry(tk)
@@ -90,10 +92,10 @@ func (w *World) prefetchStage(i int32, stage int) {
 	tl := &g.tiles[ti-1]
 	if stage == 1 {
 		first, last := mathbits.TrailingZeros64(cells)>>tileShift, (63-mathbits.LeadingZeros64(cells))>>tileShift
-		batch.PrefetchL2(unsafe.Pointer(&tl.head[first<<tileShift]), uintptr(last-first+1)<<tileShift*4)
+		batch.PrefetchFar(unsafe.Pointer(&tl.head[first<<tileShift]), uintptr(last-first+1)<<tileShift*4)
 		return
 	}
 	for bits := occ & cells; bits != 0; bits &= bits - 1 {
-		batch.PrefetchL2(unsafe.Pointer(&g.blocks[tl.head[mathbits.TrailingZeros64(bits)]]), blockHead)
+		batch.PrefetchFar(unsafe.Pointer(&g.blocks[tl.head[mathbits.TrailingZeros64(bits)]]), blockHead)
 	}
 }

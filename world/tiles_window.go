@@ -90,10 +90,10 @@ func (g *grid) entry(t cellKey) (occ uint64, tile int32) {
 // the L2 cache as the others.
 func (g *grid) prefetchEntry(t cellKey) {
 	if e := g.inWindow(t); e != nil {
-		batch.PrefetchL2(unsafe.Pointer(e), unsafe.Sizeof(windowEntry{}))
+		batch.PrefetchFar(unsafe.Pointer(e), unsafe.Sizeof(windowEntry{}))
 		return
 	}
-	batch.PrefetchL2(unsafe.Pointer(&g.table[hash(t)&uint64(len(g.table)-1)]), unsafe.Sizeof(tileEntry{}))
+	batch.PrefetchFar(unsafe.Pointer(&g.table[hash(t)&uint64(len(g.table)-1)]), unsafe.Sizeof(tileEntry{}))
 }
 
 // noteTile enters the table entry of the tile with key t, its mask of

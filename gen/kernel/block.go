@@ -133,6 +133,24 @@ func prefetchKernel(l2 bool) {
 	RET()
 }
 
+// vendorKernel writes cpuVendor, which returns the processor's vendor
+// string from CPUID leaf 0: batch.PrefetchFar chooses its hint by it.
+// golang.org/x/sys/cpu reads the same leaf but does not export it.
+func vendorKernel() {
+	TEXT("cpuVendor", NOSPLIT, "func() (ebx, edx, ecx uint32)")
+	Doc(
+		"cpuVendor returns the 12 bytes of the processor's vendor string, in order",
+		"ebx, edx, ecx, from CPUID leaf 0.",
+	)
+	XORL(EAX, EAX)
+	XORL(ECX, ECX)
+	CPUID()
+	Store(EBX, ReturnIndex(0))
+	Store(EDX, ReturnIndex(1))
+	Store(ECX, ReturnIndex(2))
+	RET()
+}
+
 // prefetchMarkedKernel writes prefetchMarked, which asks for the records
 // of the marked ones among a list of handles in one call: a pass that
 // copies a block's moved boxes from their slots, read in a random order,

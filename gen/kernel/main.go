@@ -51,6 +51,7 @@ func main() {
 	groupKernel()
 	prefetchKernel(false)
 	prefetchKernel(true)
+	vendorKernel()
 	prefetchMarkedKernel()
 	pairKernel(avx2, false)
 	for _, w := range []width{avx2, avx512} {

@@ -82,12 +82,37 @@ func Prefetch(p unsafe.Pointer, size uintptr) {
 }
 
 // PrefetchL2 is Prefetch into the L2 cache, not the L1 (PREFETCHT1).
-// Which of the two is faster is a matter of measurement: package world's
-// step_ahead.go names the benchmark that chose it.
 func PrefetchL2(p unsafe.Pointer, size uintptr) {
 	if size > 0 {
 		prefetchLinesL2((*byte)(p), size)
 	}
+}
+
+// PrefetchFar is Prefetch for lines read some steps of a chain of misses
+// after the request: PrefetchL2 on Intel processors, Prefetch on others.
+// Which is faster is a matter of measurement, and the two vendors'
+// processors measured opposite ways: package world's step_ahead.go names
+// the benchmark and the machines.
+func PrefetchFar(p unsafe.Pointer, size uintptr) {
+	if farL2 {
+		PrefetchL2(p, size)
+	} else {
+		Prefetch(p, size)
+	}
+}
+
+// farL2 is PrefetchFar's choice, by the vendor string of CPUID leaf 0.
+var farL2 = Vendor() == "GenuineIntel"
+
+// Vendor returns the processor's vendor string, as CPUID leaf 0 gives it:
+// "GenuineIntel", "AuthenticAMD", or another.
+func Vendor() string {
+	b, d, c := cpuVendor()
+	v := make([]byte, 0, 12)
+	for _, r := range []uint32{b, d, c} {
+		v = append(v, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+	}
+	return string(v)
 }
 
 // PrefetchMarked asks the CPU to start loading, for each h of hs whose

@@ -58,3 +58,26 @@ func TestGODEBUGTurnsAssemblyOff(t *testing.T) {
 		}
 	}
 }
+
+// TestVendor checks the vendor string that PrefetchFar chooses its hint
+// by against the kernel's report of it, where Linux gives one, and
+// otherwise that it is 12 printable bytes, as CPUID leaf 0 gives them.
+func TestVendor(t *testing.T) {
+	v := batch.Vendor()
+	if len(v) != 12 || strings.IndexFunc(v, func(r rune) bool { return r < ' ' || r > '~' }) >= 0 {
+		t.Fatalf("Vendor() = %q, not 12 printable bytes", v)
+	}
+	info, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return // no kernel report to compare with
+	}
+	for _, line := range strings.Split(string(info), "\n") {
+		if name, value, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) == "vendor_id" {
+			if want := strings.TrimSpace(value); v != want {
+				t.Errorf("Vendor() = %q, /proc/cpuinfo's vendor_id %q", v, want)
+			}
+			return
+		}
+	}
+	t.Errorf("/proc/cpuinfo has no vendor_id line")
+}

@@ -38,6 +38,14 @@ func Prefetch(p unsafe.Pointer, size uintptr) {}
 // does nothing.
 func PrefetchL2(p unsafe.Pointer, size uintptr) {}
 
+// PrefetchFar is Prefetch for lines read some steps of a chain of misses
+// after the request; where there is no assembly it does nothing.
+func PrefetchFar(p unsafe.Pointer, size uintptr) {}
+
+// Vendor returns the processor's vendor string where the assembly can
+// read it; here, "".
+func Vendor() string { return "" }
+
 // PrefetchMarked asks for the records of the marked slots of hs, as the
 // amd64 form does; where there is no assembly it does nothing. It panics
 // unless 0 < span <= 64.

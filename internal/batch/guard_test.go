@@ -356,14 +356,14 @@ func TestOverlapsBlockGuardPages(t *testing.T) {
 }
 
 // TestPrefetchGuardPage asks for the last bytes before an unreadable page,
-// every length up to three lines: Prefetch and PrefetchL2 name only the
-// memory they are given, and the hint must not fault where a read of the
-// next line would.
+// every length up to three lines: Prefetch, PrefetchL2 and PrefetchFar
+// name only the memory they are given, and the hint must not fault where
+// a read of the next line would.
 func TestPrefetchGuardPage(t *testing.T) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	g := testkit.NewGuarded(t, 4096)
-	for k, prefetch := range []func(unsafe.Pointer, uintptr){batch.Prefetch, batch.PrefetchL2} {
-		name := []string{"Prefetch", "PrefetchL2"}[k]
+	for k, prefetch := range []func(unsafe.Pointer, uintptr){batch.Prefetch, batch.PrefetchL2, batch.PrefetchFar} {
+		name := []string{"Prefetch", "PrefetchL2", "PrefetchFar"}[k]
 		for n := 1; n <= 3*16; n++ {
 			col := g.FloatsAtEnd(n)
 			if err := testkit.Fault(func() { prefetch(unsafe.Pointer(&col[0]), uintptr(4*n)) }); err != nil {

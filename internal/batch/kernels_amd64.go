@@ -50,6 +50,10 @@ func prefetchLines(p *byte, size uintptr)
 //go:noescape
 func prefetchLinesL2(p *byte, size uintptr)
 
+// cpuVendor returns the 12 bytes of the processor's vendor string, in order
+// ebx, edx, ecx, from CPUID leaf 0.
+func cpuVendor() (ebx uint32, edx uint32, ecx uint32)
+
 // prefetchMarked asks, without waiting, for the first and the last byte of
 // the span bytes at base + stride·i, span > 0, for the slot i = h>>8 of
 // each of the n handles h at hs whose bit i%64 of bits[i/64] is set; a

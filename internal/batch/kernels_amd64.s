@@ -1143,6 +1143,17 @@ line:
 	JB         line
 	RET
 
+// func cpuVendor() (ebx uint32, edx uint32, ecx uint32)
+// Requires: CPUID
+TEXT ·cpuVendor(SB), NOSPLIT, $0-12
+	XORL AX, AX
+	XORL CX, CX
+	CPUID
+	MOVL BX, ebx+0(FP)
+	MOVL DX, edx+4(FP)
+	MOVL CX, ecx+8(FP)
+	RET
+
 // func prefetchMarked(base *byte, stride uintptr, span uintptr, hs *uint32, n int, bits *uint64, words int)
 // Requires: MMX+
 TEXT ·prefetchMarked(SB), NOSPLIT, $0-56

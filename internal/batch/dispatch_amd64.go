@@ -88,8 +88,9 @@ func PrefetchL2(p unsafe.Pointer, size uintptr) {
 	}
 }
 
-// PrefetchFar is Prefetch for lines read some steps of a chain of misses
-// after the request: PrefetchL2 on Intel processors, Prefetch on others.
+// PrefetchFar is Prefetch for lines read well after the request, a few
+// links further along a chain of misses: PrefetchL2 on Intel processors,
+// Prefetch on others.
 // Which is faster is a matter of measurement, and the two vendors'
 // processors measured opposite ways: package world's step_ahead.go names
 // the benchmark and the machines.

@@ -38,8 +38,8 @@ func Prefetch(p unsafe.Pointer, size uintptr) {}
 // does nothing.
 func PrefetchL2(p unsafe.Pointer, size uintptr) {}
 
-// PrefetchFar is Prefetch for lines read some steps of a chain of misses
-// after the request; where there is no assembly it does nothing.
+// PrefetchFar is Prefetch for lines read well after the request; where
+// there is no assembly it does nothing.
 func PrefetchFar(p unsafe.Pointer, size uintptr) {}
 
 // Vendor returns the processor's vendor string where the assembly can

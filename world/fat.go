@@ -21,7 +21,7 @@ import (
 // complete: two boxes the overlap test reports have bounds that meet, so
 // fat bounds that meet, so they are a candidate. A step then tests the
 // candidates, half a box on the uniform scene, where the cell-by-cell
-// pass tests thirteen, and 16 and 22 on the RTS and mixed scenes, with 9
+// pass tests thirteen, and 12 and 15 on the RTS and mixed scenes, with 9
 // and 8 pairs a box (BenchmarkWorldStep, moved=100%, n=100000), and finds
 // candidates anew only for the boxes that left their fat bounds
 // (escaped), were inserted, removed, or moved out of the grid: their old

@@ -95,15 +95,22 @@ func PrefetchL2(p unsafe.Pointer, size uintptr) {
 // processors measured opposite ways: package world's step_ahead.go names
 // the benchmark and the machines.
 func PrefetchFar(p unsafe.Pointer, size uintptr) {
-	if farL2 {
-		PrefetchL2(p, size)
-	} else {
-		Prefetch(p, size)
+	if size > 0 {
+		prefetchFar((*byte)(p), size)
 	}
 }
 
-// farL2 is PrefetchFar's choice, by the vendor string of CPUID leaf 0.
-var farL2 = Vendor() == "GenuineIntel"
+// prefetchFar is PrefetchFar's kernel, chosen once by the vendor string of
+// CPUID leaf 0: a variable, not a test in PrefetchFar, so that PrefetchFar
+// inlines to one call in the loops that ask for links ahead.
+var prefetchFar = farKernel(Vendor())
+
+func farKernel(vendor string) func(*byte, uintptr) {
+	if vendor == "GenuineIntel" {
+		return prefetchLinesL2
+	}
+	return prefetchLines
+}
 
 // Vendor returns the processor's vendor string, as CPUID leaf 0 gives it:
 // "GenuineIntel", "AuthenticAMD", or another.

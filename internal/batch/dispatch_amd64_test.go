@@ -81,3 +81,19 @@ func TestVendor(t *testing.T) {
 	}
 	t.Errorf("/proc/cpuinfo has no vendor_id line")
 }
+
+// TestFarHint checks PrefetchFar's choice: PREFETCHT1 on Intel
+// processors, PREFETCHT0 on every other, chosen for this one.
+func TestFarHint(t *testing.T) {
+	for _, c := range []struct {
+		vendor string
+		l2     bool
+	}{{"GenuineIntel", true}, {"AuthenticAMD", false}, {"HygonGenuine", false}, {"", false}} {
+		if got := batch.FarHintL2(c.vendor); got != c.l2 {
+			t.Errorf("PrefetchFar on %q asks into the L2 cache: %v, want %v", c.vendor, got, c.l2)
+		}
+	}
+	if !batch.FarHintChosen() {
+		t.Errorf("PrefetchFar's kernel is not the one chosen for %q", batch.Vendor())
+	}
+}

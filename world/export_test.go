@@ -2,9 +2,12 @@ package world
 
 import (
 	"math"
+	mathbits "math/bits"
 	"math/rand/v2"
 	"slices"
+	"unsafe"
 
+	"github.com/obb2d/obb2d/internal/bound"
 	"github.com/obb2d/obb2d/obb"
 )
 
@@ -128,3 +131,66 @@ func Invariants(w *World) error {
 // FatRules returns an error naming the first box of w, whose last call was
 // Pairs, that its candidates would lose, or nil (invariants_test.go).
 func FatRules(w *World) error { return w.fatRules() }
+
+// StepLines returns what an incremental Pairs' queries would read of the
+// World's memory, in the order it queries its dirty boxes: for each box,
+// a pointer into each cache line of its slot, of its tiles' entries and
+// heads of cells, and of the head (blockHead) of each block it tests, the
+// lines the step asks for ahead (step_ahead.go), a line once a box. It
+// catches the World up and lays it out as Pairs would first. The hits'
+// handles and filters, the Static grid's rectangles and the boxes outside
+// the grids are left out.
+func (w *World) StepLines() (lines []unsafe.Pointer) {
+	w.catchUp()
+	w.compact()
+	w.queueDirty()
+	first := 0 // where the box's lines begin
+	add := func(p unsafe.Pointer, size uintptr) {
+		for off := uintptr(0); off < size; off = (uintptr(p) + off) | 63 + 1 - uintptr(p) {
+			q := unsafe.Add(p, off)
+			if !slices.ContainsFunc(lines[first:], func(r unsafe.Pointer) bool { return uintptr(r)>>6 == uintptr(q)>>6 }) {
+				lines = append(lines, q)
+			}
+		}
+	}
+	for _, i := range w.step.queue {
+		first = len(lines)
+		s := &w.slots[i]
+		add(unsafe.Pointer(s), unsafe.Sizeof(*s))
+		if !s.live || s.where != inGrid {
+			continue
+		}
+		lo, hi, _ := bound.Box(s.box)
+		for k := range w.grids {
+			g := &w.grids[k]
+			if Kind(k) == Static && s.kind == Static {
+				continue
+			}
+			for _, lv := range g.levels {
+				x0, x1, y0, y1, few := g.cellsAround(lv, lo, hi, g.reach[int(lv)-minLevel])
+				if !few {
+					continue
+				}
+				for ty := y0 >> tileShift; ty <= y1>>tileShift; ty++ {
+					for tx := x0 >> tileShift; tx <= x1>>tileShift; tx++ {
+						t := cellKey{tx, ty, lv}
+						if e := g.inWindow(t); e != nil {
+							add(unsafe.Pointer(e), unsafe.Sizeof(*e))
+						} else {
+							add(unsafe.Pointer(&g.table[hash(t)&uint64(len(g.table)-1)]), unsafe.Sizeof(tileEntry{}))
+						}
+						occ, ti := g.entry(t)
+						for bits := occ & tileRows(ty, y0, y1) & tileColumns(tx, x0, x1); bits != 0; bits &= bits - 1 {
+							hd := g.tiles[ti-1].head[mathbits.TrailingZeros64(bits)]
+							add(unsafe.Pointer(&g.tiles[ti-1].head[mathbits.TrailingZeros64(bits)]), 4)
+							for b := hd; b >= 0; b = g.blocks[b].next {
+								add(unsafe.Pointer(&g.blocks[b]), blockHead)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return lines
+}

@@ -10,62 +10,67 @@ import (
 // In a large world an incremental step's query of a dirty box is a chain
 // of loads that each miss the cache: the box's slot, its tile's entry (in
 // a window of tiles or the hash table: tiles_window.go), the tile's heads
-// of cells, the cells' blocks. One query
-// at a time, their latencies add up. The step asks for each link of the
-// chain some queries ahead, one link a stage: the slot of the box queried
-// aheadSlot boxes later, the table entry and own block of the box
-// aheadEntry later, whose slot has arrived by then, and so on, so that by
-// its turn a box's chain is in the cache and the misses of several boxes'
-// chains overlap (BenchmarkWorldStep, moved=1%, n=4000000; stages twice
-// or four times as far apart measured no different). Only the
-// box's own level of its own grid is asked for: the cells it reaches
-// there, the query's range on that level, are those within 2R of its
-// center, R the level's reach. The prefetches change no answer.
+// of cells, the cells' blocks. One query at a time, their latencies add
+// up. The step takes the dirty boxes in waves of waveBoxes and asks for
+// each link of the wave's chains in turn: the slots of all its boxes,
+// then their tables' entries and own blocks, then the heads of the cells
+// they reach, then those cells' first blocks, so that each round's misses
+// overlap one another; then it queries the wave's boxes, whose chains are
+// then in the cache or on their way. Only the box's own
+// level of its own grid is asked for: the cells it reaches there, the
+// query's range on that level, are those within 2R of its center, R the
+// level's reach. The prefetches change no answer.
 //
-// They ask with batch.PrefetchFar, into the L2 cache on Intel processors
-// and into the L1 on others. Timed in interleaved rounds against the
-// other hint (BenchmarkWorldStep, moved=1%, one worker, n=4000000, the
-// uniform scene), on an Intel Xeon (family 6, model 207) PREFETCHT1 took
-// 16% off the step with Move and 6% with MoveBoxes (fourteen rounds), and
-// on an AMD EPYC (family 26, model 2) it added 16% and 10% (twelve
-// rounds); at 1,000,000 boxes, and on the RTS scene at 4,000,000, the
-// Intel machine's steps took as long either way, and MoveBoxes' own
-// prefetches asked into its L2 cache gained nothing. Why is not known,
-// and the virtual machines it was timed on have no hardware counters to
-// tell: the lines asked for and not yet read, some 150 (two queries'
-// blocks, nine or so of seven lines each, and the heads, entries and
-// slots of the queries after them), fit both machines' 48 KiB L1 caches.
-const (
-	aheadSlot   = 8
-	aheadEntry  = 6
-	aheadHeads  = 4
-	aheadBlocks = 2
-)
+// Waves replaced a pipeline that asked for each link some boxes ahead of
+// its query, one link a stage (the slot 8 boxes ahead, the entry 6, the
+// heads 4, the blocks 2). Sixteen interleaved rounds of
+// BenchmarkWorldStep on an AMD EPYC (family 26, model 2), uniform scene,
+// moved=1%, one worker, n=4000000: 768 → 660 ns a moved box with Move
+// (−14%), 814 → 739 with MoveBoxes (−9%); at 1,000,000 boxes and on the
+// RTS scene, within the noise. In one process (BenchmarkStepFloor's
+// step), waves of 8 and 32 boxes measured between the pipeline and waves
+// of 16, and waves of 64, or waves whose links were asked for one to four
+// waves ahead, no better than the pipeline. BenchmarkStepFloor also reads
+// the lines the queries read (some 18 a moved box) with nothing computed
+// and every address known in advance: on the same machine 42, 43, 65 and
+// 130 ns a moved box at 10,000, 100,000, 1,000,000 and 4,000,000 boxes,
+// where its step took 120, 165, 371 and 437. The floor itself grows with
+// n, as the lines move from the caches to memory.
+//
+// The prefetches ask with batch.PrefetchFar, into the L2 cache on Intel
+// processors and into the L1 on others. Timed in interleaved rounds
+// against the other hint (BenchmarkWorldStep, moved=1%, one worker,
+// n=4000000, the uniform scene, with the pipeline), on an Intel Xeon
+// (family 6, model 207) PREFETCHT1 took 16% off the step with Move and 6%
+// with MoveBoxes (fourteen rounds), and on an AMD EPYC (family 26, model
+// 2) it added 16% and 10% (twelve rounds); at 1,000,000 boxes, and on the
+// RTS scene at 4,000,000, the Intel machine's steps took as long either
+// way, and MoveBoxes' own prefetches asked into its L2 cache gained
+// nothing. Why is not known, and the virtual machines it was timed on
+// have no hardware counters to tell.
+const waveBoxes = 16
 
 // queriesAhead is items for the dirty boxes queue[start:end] of a large
-// world: it asks for the links of the queries ahead as it goes.
+// world, in waves of waveBoxes whose links it asks for first.
 func (w *World) queriesAhead(dst []uint64, start, end int) []uint64 {
 	queue := w.step.queue
-	for j := start; j < end; j++ {
-		w.prefetchAhead(queue, j)
-		if s := &w.slots[queue[j]]; s.live && s.where != inNaN {
-			dst = w.pairsOf(dst, makeHandle(queue[j], s.gen), s)
+	for from := start; from < end; from += waveBoxes {
+		wave := queue[from:min(from+waveBoxes, end)]
+		for _, i := range wave {
+			batch.PrefetchFar(unsafe.Pointer(&w.slots[i]), unsafe.Sizeof(slot{}))
+		}
+		for stage := range 3 {
+			for _, i := range wave {
+				w.prefetchStage(i, stage)
+			}
+		}
+		for _, i := range wave {
+			if s := &w.slots[i]; s.live && s.where != inNaN {
+				dst = w.pairsOf(dst, makeHandle(i, s.gen), s)
+			}
 		}
 	}
 	return dst
-}
-
-// prefetchAhead asks for the links of the queries of queue[j+aheadSlot]
-// and the others ahead of queue[j], each at its stage.
-func (w *World) prefetchAhead(queue []int32, j int) {
-	if k := j + aheadSlot; k < len(queue) {
-		batch.PrefetchFar(unsafe.Pointer(&w.slots[queue[k]]), unsafe.Sizeof(slot{}))
-	}
-	for stage, d := range [...]int{aheadEntry, aheadHeads, aheadBlocks} {
-		if k := j + d; k < len(queue) {
-			w.prefetchStage(queue[k], stage)
-		}
-	}
 }
 
 // prefetchStage asks for one link of the query of slot i: its tile's

@@ -86,8 +86,8 @@ func (g *grid) entry(t cellKey) (occ uint64, tile int32) {
 
 // prefetchEntry asks for the entry of the tile with key t that entry
 // reads: its window's, or its table slot's when it lies in no window. It
-// is a link of a query's chain that step_ahead.go asks for ahead, into
-// the L2 cache as the others.
+// is a link of a query's chain that step_ahead.go asks for ahead, with
+// batch.PrefetchFar as the others.
 func (g *grid) prefetchEntry(t cellKey) {
 	if e := g.inWindow(t); e != nil {
 		batch.PrefetchFar(unsafe.Pointer(e), unsafe.Sizeof(windowEntry{}))

@@ -139,7 +139,8 @@ func FatRules(w *World) error { return w.fatRules() }
 // lines the step asks for ahead (step_ahead.go), a line once a box. It
 // catches the World up and lays it out as Pairs would first. The hits'
 // handles and filters, the Static grid's rectangles and the boxes outside
-// the grids are left out.
+// the grids are left out, and the Static grid's blocks that a query skips
+// by their rectangles are counted.
 func (w *World) StepLines() (lines []unsafe.Pointer) {
 	w.catchUp()
 	w.compact()
@@ -181,9 +182,9 @@ func (w *World) StepLines() (lines []unsafe.Pointer) {
 						}
 						occ, ti := g.entry(t)
 						for bits := occ & tileRows(ty, y0, y1) & tileColumns(tx, x0, x1); bits != 0; bits &= bits - 1 {
-							hd := g.tiles[ti-1].head[mathbits.TrailingZeros64(bits)]
-							add(unsafe.Pointer(&g.tiles[ti-1].head[mathbits.TrailingZeros64(bits)]), 4)
-							for b := hd; b >= 0; b = g.blocks[b].next {
+							hd := &g.tiles[ti-1].head[mathbits.TrailingZeros64(bits)]
+							add(unsafe.Pointer(hd), 4)
+							for b := *hd; b >= 0; b = g.blocks[b].next {
 								add(unsafe.Pointer(&g.blocks[b]), blockHead)
 							}
 						}

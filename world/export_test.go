@@ -135,8 +135,9 @@ func FatRules(w *World) error { return w.fatRules() }
 // StepLines returns what an incremental Pairs' queries would read of the
 // World's memory, in the order it queries its dirty boxes: for each box,
 // a pointer into each cache line of its slot, of its tiles' entries and
-// heads of cells, and of the head (blockHead) of each block it tests, the
-// lines the step asks for ahead (step_ahead.go), a line once a box. It
+// heads of cells, and of the head (blockHead) of each block it tests, on
+// every level of the grids it walks (pairsOf), a line once a box; the
+// step asks for those of the box's own level ahead (step_ahead.go). It
 // catches the World up and lays it out as Pairs would first. The hits'
 // handles and filters, the Static grid's rectangles and the boxes outside
 // the grids are left out, and the Static grid's blocks that a query skips

@@ -30,7 +30,7 @@ import (
 // RTS scene, within the noise. In one process (BenchmarkStepFloor's
 // step), waves of 8 and 32 boxes measured between the pipeline and waves
 // of 16, and waves of 64, or waves whose links were asked for one to four
-// waves ahead, no better than the pipeline. BenchmarkStepFloor also reads
+// waves ahead, little or no better than the pipeline. BenchmarkStepFloor also reads
 // the lines the queries read (some 18 a moved box) with nothing computed
 // and every address known in advance: on the same machine 42, 43, 65 and
 // 130 ns a moved box at 10,000, 100,000, 1,000,000 and 4,000,000 boxes,

@@ -7,8 +7,8 @@
 //   - github.com/Tarliton/collision2d v0.1.0: TestPolygonPolygon (SAT on
 //     polygons).
 //   - github.com/ByteArena/box2d v1.0.2: B2TestOverlapShapes (GJK distance,
-//     with Box2D's 0.01 polygon skin), B2CollidePolygons (contact manifold)
-//     and its dynamic AABB tree.
+//     with Box2D's 0.01 polygon skin), B2CollidePolygons (contact manifold),
+//     its dynamic AABB tree and its broad phase (B2BroadPhase).
 //   - github.com/jakecoffman/cp/v2 v2.4.0 (Chipmunk2D): ShapesCollide and a
 //     space's shape queries.
 //   - github.com/solarlune/resolv v0.8.1: ConvexPolygon.Intersection, which

@@ -71,6 +71,17 @@ var queryImpls = []query{
 	}},
 }
 
+// uniformBoxes returns the uniform scene of n boxes drawn with seed.
+func uniformBoxes(n int, seed uint64) []obb.Box {
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(seed, 5)), n, &boxes)
+	all := make([]obb.Box, n)
+	for i := range all {
+		all[i] = boxes.At(i)
+	}
+	return all
+}
+
 // BenchmarkPeerQuery asks each library's persistent structure which boxes
 // of the uniform scene overlap a planned building's footprint, at a
 // different place each time; the structure is built once, outside the
@@ -80,12 +91,7 @@ func BenchmarkPeerQuery(b *testing.B) {
 		if testing.Short() && n > 10000 {
 			continue
 		}
-		var boxes soa.Boxes
-		scene.Uniform(rand.New(rand.NewPCG(uint64(n), 5)), n, &boxes)
-		all := make([]obb.Box, n)
-		for i := range all {
-			all[i] = boxes.At(i)
-		}
+		all := uniformBoxes(n, uint64(n))
 		side := scene.MapSide(n)
 		r := rand.New(rand.NewPCG(9, 9))
 		qs := make([]obb.Box, 1024)

@@ -342,6 +342,25 @@ func BenchmarkWorldLoad(b *testing.B) {
 	}
 }
 
+// BenchmarkWorldInsert fills an empty World with a scene's boxes by one
+// Insert each, as a game adds its buildings or units as they appear, and
+// reports ns per box: the layout the World keeps as it grows
+// (world/grid.go, due) against BenchmarkWorldLoad's single InsertBoxes.
+func BenchmarkWorldInsert(b *testing.B) {
+	for _, n := range worldSizes() {
+		boxes := worldScene("uniform", scene.Uniform, n)
+		b.Run(fmt.Sprintf("world=uniform/kind=dynamic/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				w := world.New()
+				for i := range n {
+					w.Insert(boxes.At(i), world.Dynamic, world.DefaultFilter)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/box")
+		})
+	}
+}
+
 // BenchmarkWorldFirstStep times the first Pairs of a World just loaded
 // with a scene's Dynamic boxes by one InsertBoxes (not timed), and
 // reports ns per box: the rest of a physics world's first frame after

@@ -419,3 +419,21 @@ func TestCompactInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestInsertLaysOut checks that a world built by Insert one box at a time
+// is laid out as it grows: after every Insert, no more than half the
+// boxes of each grid (or 1,024) have entered cells since its last
+// compaction.
+func TestInsertLaysOut(t *testing.T) {
+	for _, k := range []Kind{Dynamic, Static} {
+		var b soa.Boxes
+		scene.Uniform(rand.New(rand.NewPCG(5, 6)), 6000, &b)
+		w := New()
+		for i := range b.Len() {
+			w.Insert(b.At(i), k, DefaultFilter)
+			if g := &w.grids[k]; g.churn > max(g.boxes/2, 1024) {
+				t.Fatalf("kind %d: %d of %d boxes entered cells since the last layout", k, g.churn, g.boxes)
+			}
+		}
+	}
+}

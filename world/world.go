@@ -323,16 +323,16 @@ func (w *World) unplace(s *slot) {
 	}
 }
 
-// compact runs lift and grid.compact on each grid that has seen as many
-// boxes enter cells as it holds. Insert, a Move to another cell and Pairs
-// call it, so a world built by Insert alone and only asked questions is
-// laid out too, at O(1) amortized per box entering a cell. The layout
+// compact runs lift and grid.compact on each grid that is due. Insert, a
+// Move to another cell and Pairs call it, so a world built by Insert alone
+// and only asked questions is laid out too, at O(log n) amortized per box
+// entering a cell. The layout
 // reads the boxes from their lanes (the Static grid's rectangles, the
 // order of its crowded cells), so the lanes behind their slots get their
 // poses first (lag.go).
 func (w *World) compact() {
 	for k := range w.grids {
-		if g := &w.grids[k]; g.churn >= max(g.boxes, 1024) {
+		if g := &w.grids[k]; g.due() {
 			w.catchUp()
 			w.compactGrids()
 			return
@@ -343,7 +343,7 @@ func (w *World) compact() {
 // compactGrids is compact for a World whose lanes hold their slots' poses.
 func (w *World) compactGrids() {
 	for k := range w.grids {
-		if g := &w.grids[k]; g.churn >= max(g.boxes, 1024) {
+		if g := &w.grids[k]; g.due() {
 			w.lift(g)
 			g.compact()
 			w.relocate(g)

@@ -12,18 +12,18 @@
 // # Answers
 //
 // Every answer is exactly what obb.Box.Overlaps (obb.Box.ContainsPoint for
-// QueryPoint, obb.Box.RayCast for RayCast) says for the two boxes, the same bits on every CPU, with
-// every kernel implementation and every number of workers: the grid only
-// decides which boxes are tested, and its bounds provably keep every box the
-// float32 test could report (see package obb for the test's operation order
-// and rounding band). Bad data gets obb.Box.Overlaps' answer and costs no
-// more than it needs: a box with a NaN overlaps nothing and is kept out of
-// the grid, so it is never tested; a box with an infinity, or with a zero
-// axis, has no finite bounds and is tested against every box by the scalar
-// test, as is a box whose axis has a component of 2¹⁶ or more, with which
-// obb.Box.RayCast's products can overflow; a box with negative half
-// extents or an axis that is not unit length is in the grid with bounds
-// that cover what the test can say of it.
+// QueryPoint, obb.Box.RayCast for RayCast) says for the two boxes, the same
+// bits on every CPU, with every kernel implementation and every number of
+// workers: the grid only decides which boxes are tested, and its bounds
+// provably keep every box the float32 test could report (see package obb for
+// the test's operation order and rounding band). Bad data gets
+// obb.Box.Overlaps' answer and costs no more than it needs: a box with a NaN
+// overlaps nothing and is kept out of the grid, so it is never tested; a box
+// with an infinity, or with a zero axis, has no finite bounds and is tested
+// against every box by the scalar test, as is a box whose axis has a
+// component of 2¹⁶ or more, with which obb.Box.RayCast's products can
+// overflow; a box with negative half extents or an axis that is not unit
+// length is in the grid with bounds that cover what the test can say of it.
 //
 // # Structure
 //
@@ -38,7 +38,12 @@
 // cell and each block keeps a rectangle that holds its boxes' bounds, a
 // crowded cell's boxes lie in spatial order (Sort-Tile-Recursive), and the
 // questions skip the cells and blocks whose rectangles miss theirs.
-// InsertBoxes writes its boxes into their cells cell by cell. Pairs
+// InsertBoxes writes its boxes into their cells cell by cell. Once as
+// many boxes have entered a grid's cells as it held when it was last laid
+// out, or holds now if fewer (and at least 1,024), it lays its cells and
+// their blocks out again in the order of the cells' coordinates, so that
+// neighbouring cells' blocks lie close together in memory: a World grown
+// by Insert is laid out each time it doubles. Pairs
 // remembers the last step's pairs and tests only the boxes inserted, moved
 // or refiltered since; the others' pairs stand. When many boxes moved, it
 // tests the candidates it keeps, the pairs whose fat bounds (the boxes'

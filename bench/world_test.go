@@ -345,7 +345,7 @@ func BenchmarkWorldLoad(b *testing.B) {
 // BenchmarkWorldInsert fills an empty World with a scene's boxes by one
 // Insert each, as a game adds its buildings or units as they appear, and
 // reports ns per box: the layout the World keeps as it grows
-// (world/grid.go, due) against BenchmarkWorldLoad's single InsertBoxes.
+// (world/layout.go, due) against BenchmarkWorldLoad's single InsertBoxes.
 func BenchmarkWorldInsert(b *testing.B) {
 	for _, n := range worldSizes() {
 		boxes := worldScene("uniform", scene.Uniform, n)

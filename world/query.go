@@ -58,7 +58,9 @@ func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 	}
 	// A box contains p, by ContainsPoint's float32 test, only if p lies in
 	// its bound.Box: the test's rounding is a few units of 2⁻²⁴ of |p - c|,
-	// which the bounds' padding covers (see bound.PadFactor).
+	// which the bounds' padding covers (see bound.PadFactor), and for a
+	// product that underflows up to 2⁻¹⁵⁰, which bound.Irregular's bounds
+	// cover for an axis short enough for that to matter.
 	finite := f32.Finite(p.X) && f32.Finite(p.Y)
 	visit := func(blk *block) bool {
 		blk.each(blk.used(), test)

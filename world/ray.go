@@ -105,7 +105,8 @@ func (w *World) ray(origin, delta obb.Vec2, mask uint32, tmax *float32, fn func(
 // reach r of its center (levelReach), and the float32 slab test's rounding
 // moves the segment by a few units of 2⁻²⁴ of |p| + |d| + r at most, as
 // half extents are at most 2r (the reach of one is at least their sum's
-// half): the pad is r plus 2⁻¹⁶ of |p| + |d| + 4r, computed in float64,
+// half), besides the 2⁻¹⁴⁸ over its axis's length of a box whose products
+// underflow, which its bounds cover (bound.Irregular): the pad is r plus 2⁻¹⁶ of |p| + |d| + 4r, computed in float64,
 // whose rounding is far inside the margin. Each column's range of cells is
 // widened by the pad; a box the segment hits has its center within the pad
 // of a point of it on each coordinate. Padded by the level's R instead of

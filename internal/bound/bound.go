@@ -71,11 +71,30 @@ func Classify(b obb.Box) Class {
 // extents plus L·(|hx| + |hy|) along each of B's axes, and the test on the
 // box's own axes bounds it by (|hx| + |hy|)/L plus L_B·Σ_B along each of its
 // own. Either way each coordinate of d is at most B's extent along that
-// coordinate plus E = √2·(|hx| + |hy|)·max(L, 1/L) (when B is valid, its
-// exact extent; when B too is irregular, E_B): E is the half extent this
-// box's interval uses, padded by Interval as a valid box's, which covers the
-// float32 test's rounding with room to spare. An axis of length 0 makes E
-// infinite, and the interval is not finite.
+// coordinate plus E = √2·((|hx| + |hy|)·max(L, 1/L) + 2⁻¹⁴⁸/L) (when B is
+// valid, its exact extent; when B too is irregular, E_B): E is the half
+// extent this box's interval uses, padded by Interval as a valid box's,
+// which covers the float32 test's relative rounding with room to spare.
+//
+// The term 2⁻¹⁴⁸/L is the test's absolute rounding, which a short axis
+// magnifies. A product that underflows is off by up to 2⁻¹⁵⁰, half the
+// smallest subnormal, not by a share of itself (a sum of subnormals is
+// exact), so the test's projection of d on this box's axis, two products
+// and their sum, is off by up to 2⁻¹⁴⁹, and its radius by as much again
+// plus 2⁻¹⁴⁹·(B's |hx| + |hy|), the axes' dot products having underflowed
+// too: 2⁻¹⁴⁸ in all, and 2⁻¹⁴⁸/L of distance along the axis, beside
+// 2⁻¹⁴⁹·Σ_B/L. Take the test on the axes of whichever box has the longer
+// axis; that term is then at most 2⁻¹⁴⁹·Σ_B/L_B, which fits in the gap
+// between B's Σ_B·max(L_B, 1/L_B) and the Σ_B·L_B the bound already takes
+// from it (for L_B < 1 because L_B² + 2⁻¹⁴⁹ ≤ 1, for L_B > 1 in the
+// padding), or, when B is valid, take the test on B's axes, where it is
+// 2⁻¹⁴⁹ of this box's sum of half extents, in the padding. Two boxes of
+// axis (0, 2⁻¹⁴⁹) and no extent, whose every product rounds to zero,
+// overlap by the test wherever their centers are within half a unit of
+// each other on each coordinate: without the term their intervals would
+// be points. obb.Box.ContainsPoint's test is the same projections against
+// the bare half extents, off by no more. An axis of length 0 makes E infinite (or
+// NaN, with no extent), and the interval is not finite.
 func Irregular(c, hx, hy, along, across float32) (lo, hi float32) {
 	h1, h2 := float64(f32.Abs(hx)), float64(f32.Abs(hy))
 	a, b := float64(along), float64(across)
@@ -84,7 +103,7 @@ func Irregular(c, hx, hy, along, across float32) (lo, hi float32) {
 		return Interval(float64(c), h1, h2, a, b)
 	}
 	l := math.Sqrt(l2)
-	e := float64(math.Sqrt2*(h1+h2)) * max(l, 1/l)
+	e := float64(math.Sqrt2 * (float64((h1+h2)*max(l, 1/l)) + 0x1p-148/l))
 	return Interval(float64(c), e, 0, 1, 0)
 }
 

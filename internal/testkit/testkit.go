@@ -7,6 +7,7 @@ package testkit
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -81,6 +82,34 @@ func HostileSet(r *rand.Rand, n int) *soa.Boxes {
 			col := cols[r.IntN(6)]
 			col[i] = scene.Hostile[r.IntN(len(scene.Hostile))]
 		}
+	}
+	return b
+}
+
+// ShortAxisSet is RandomSet with every other box given an axis so short
+// that the overlap test's products with it underflow: a length of 2⁻¹⁴⁹
+// to 2⁻¹⁴⁴ at a random angle, a component zero one time in four, and half
+// extents of zero to three times 2⁻¹⁴⁹ (never a zero axis), moved to a random place in a
+// square of side √n/3 around the origin. Two such boxes overlap by the
+// float32 test, its products rounding to zero, wherever their centers lie
+// within about 2⁻¹⁵⁰ over the longer axis's length of each other on each
+// coordinate (half a unit for the shortest axes), and such a box overlaps a
+// valid box it lies in.
+func ShortAxisSet(r *rand.Rand, n int) *soa.Boxes {
+	b := RandomSet(r, n)
+	side := math.Sqrt(float64(n)) / 3
+	for i := 0; i < n; i += 2 {
+		l := math.Ldexp(1, -149+r.IntN(6))
+		u := obb.FromHalf(obb.Vec2{}, obb.Vec2{}, r.Float64()*2*math.Pi).Axis.Scale(float32(l))
+		if r.IntN(4) == 0 {
+			u.X = 0
+		}
+		if u == (obb.Vec2{}) {
+			u.Y = math.SmallestNonzeroFloat32 // a zero axis has no finite bounds
+		}
+		h := obb.Vec2{X: math.Float32frombits(uint32(r.IntN(4))), Y: math.Float32frombits(uint32(r.IntN(4)))}
+		c := obb.Vec2{X: float32((r.Float64() - 0.5) * side), Y: float32((r.Float64() - 0.5) * side)}
+		b.Set(i, obb.Box{Center: c, Axis: u, Half: h})
 	}
 	return b
 }

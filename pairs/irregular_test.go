@@ -109,40 +109,51 @@ func BenchmarkBadBoxes(b *testing.B) {
 	}
 }
 
-// TestShortAxesAreSwept checks All and Between against brute force, with
+// TestExtremeAxesAreSwept checks All and Between against brute force, with
 // every kernel and one or two workers, on sets where every other box has an
 // axis so short that the test's products with it underflow
-// (testkit.ShortAxisSet): the sweep's bounds of such a box must cover the
+// (testkit.ShortAxisSet) or so long that its radii can overflow
+// (testkit.LongAxisSet). The sweep's bounds of a short axis must cover the
 // half unit or so, over the axis's length, within which the test says two
-// of them overlap. None of them goes to the scalar test: their bounds are
-// finite.
-func TestShortAxesAreSwept(t *testing.T) {
-	for _, n := range []int{300, 2000} {
-		r := rand.New(rand.NewPCG(uint64(n), 73))
-		b, moving := testkit.ShortAxisSet(r, n), testkit.ShortAxisSet(r, n/3)
-		wantAll, wantBetween := bruteAll(b), bruteBetween(moving, b)
-		short := 0
-		for _, p := range wantAll {
-			if p.I%2 == 0 && p.J%2 == 0 && b.At(int(p.I)).Center != b.At(int(p.J)).Center {
-				short++
-			}
-		}
-		if short < n/20 {
-			t.Fatalf("n=%d: %d pairs of two short axes: the set does not test their bounds", n, short)
-		}
-		testkit.EachImpl(func(impl string) {
-			for _, workers := range []int{1, 2} {
-				f := pairs.Finder{Workers: workers}
-				if got := f.All(nil, b); !slices.Equal(got, wantAll) {
-					t.Errorf("n=%d %s workers=%d: All found %d pairs, brute force %d", n, impl, workers, len(got), len(wantAll))
-				}
-				if k := pairs.ScalarTested(&f, false); k != 0 {
-					t.Errorf("n=%d %s: All sent %d boxes to the scalar test", n, impl, k)
-				}
-				if got := f.Between(nil, moving, b); !slices.Equal(got, wantBetween) {
-					t.Errorf("n=%d %s workers=%d: Between found %d pairs, brute force %d", n, impl, workers, len(got), len(wantBetween))
+// of them overlap, and none of those boxes goes to the scalar test: their
+// bounds are finite. A long axis whose radii can overflow has no finite
+// bounds, and its box is tested against every box.
+func TestExtremeAxesAreSwept(t *testing.T) {
+	sets := []struct {
+		name string
+		make func(*rand.Rand, int) *soa.Boxes
+	}{{"short", testkit.ShortAxisSet}, {"long", testkit.LongAxisSet}}
+	for _, set := range sets {
+		for _, n := range []int{300, 2000} {
+			r := rand.New(rand.NewPCG(uint64(n), 73))
+			b, moving := set.make(r, n), set.make(r, n/3)
+			wantAll, wantBetween := bruteAll(b), bruteBetween(moving, b)
+			// Pairs of two boxes of the set's kind (even indices) that the
+			// bounds must keep: apart for short axes, far apart for long.
+			apart := 0
+			for _, p := range wantAll {
+				d := b.At(int(p.J)).Center.Sub(b.At(int(p.I)).Center)
+				if p.I%2 == 0 && p.J%2 == 0 && (set.name == "short" && d != obb.Vec2{} || set.name == "long" && d.Dot(d) > 0x1p100) {
+					apart++
 				}
 			}
-		})
+			if apart < n/20 {
+				t.Fatalf("%s n=%d: %d pairs of two of its axes apart: the set does not test their bounds", set.name, n, apart)
+			}
+			testkit.EachImpl(func(impl string) {
+				for _, workers := range []int{1, 2} {
+					f := pairs.Finder{Workers: workers}
+					if got := f.All(nil, b); !slices.Equal(got, wantAll) {
+						t.Errorf("%s n=%d %s workers=%d: All found %d pairs, brute force %d", set.name, n, impl, workers, len(got), len(wantAll))
+					}
+					if k := pairs.ScalarTested(&f, false); set.name == "short" && k != 0 {
+						t.Errorf("%s n=%d %s: All sent %d boxes to the scalar test", set.name, n, impl, k)
+					}
+					if got := f.Between(nil, moving, b); !slices.Equal(got, wantBetween) {
+						t.Errorf("%s n=%d %s workers=%d: Between found %d pairs, brute force %d", set.name, n, impl, workers, len(got), len(wantBetween))
+					}
+				}
+			})
+		}
 	}
 }

@@ -272,7 +272,8 @@ func fromScene(f func(*rand.Rand, int, *soa.Boxes)) func(*rand.Rand, int) []obb.
 
 // sceneSets are the scenes of package scene and the shapes issue 20 names:
 // mixed sizes, clustered piles, a line, huge coordinates, hostile boxes,
-// and axes short enough for the test's products to underflow.
+// and axes short enough for the test's products to underflow or long
+// enough for its radii to overflow.
 var sceneSets = []sceneSet{
 	{"uniform", fromScene(scene.Uniform)},
 	{"rts", fromScene(scene.RTS)},
@@ -327,6 +328,7 @@ var sceneSets = []sceneSet{
 	{"random", func(r *rand.Rand, n int) []obb.Box { return boxesOf(testkit.RandomSet(r, n)) }},
 	{"hostile", func(r *rand.Rand, n int) []obb.Box { return boxesOf(testkit.HostileSet(r, n)) }},
 	{"short-axes", func(r *rand.Rand, n int) []obb.Box { return boxesOf(testkit.ShortAxisSet(r, n)) }},
+	{"long-axes", func(r *rand.Rand, n int) []obb.Box { return boxesOf(testkit.LongAxisSet(r, n)) }},
 	{"degenerate", func(r *rand.Rand, n int) []obb.Box {
 		out := boxesOf(testkit.RandomSet(r, n))
 		for i := range out {

@@ -93,8 +93,21 @@ func Classify(b obb.Box) Class {
 // overlap by the test wherever their centers are within half a unit of
 // each other on each coordinate: without the term their intervals would
 // be points. obb.Box.ContainsPoint's test is the same projections against
-// the bare half extents, off by no more. An axis of length 0 makes E infinite (or
-// NaN, with no extent), and the interval is not finite.
+// the bare half extents, off by no more. An axis of length 0 makes E
+// infinite (or NaN, with no extent), and the interval is not finite.
+//
+// The bounds above need the radii of the axes they take the test on to be
+// finite: a radius that overflows to +Inf passes every projection, +Inf
+// included, so two boxes can overlap by the test however far apart they
+// are. A box whose axis is 2⁶⁰ long or more, or whose L·(|hx| + |hy|) is,
+// gets an interval that is not finite, and is tested against every box.
+// When neither box is such, the radii of the axes taken are finite: each
+// is a half extent plus the products of the other box's half extents with
+// the axes' dot products, which are at most √2·L_A·L_B; on the axes of a
+// valid box (L about 1), or else of the box with the longer axis, those
+// products are at most √2 times the other box's L·(|hx| + |hy|) times the
+// longer length, below 2¹²¹, and a half extent plus them cannot round
+// past the largest float32.
 func Irregular(c, hx, hy, along, across float32) (lo, hi float32) {
 	h1, h2 := float64(f32.Abs(hx)), float64(f32.Abs(hy))
 	a, b := float64(along), float64(across)
@@ -103,6 +116,9 @@ func Irregular(c, hx, hy, along, across float32) (lo, hi float32) {
 		return Interval(float64(c), h1, h2, a, b)
 	}
 	l := math.Sqrt(l2)
+	if l >= 0x1p60 || float64((h1+h2)*l) >= 0x1p60 {
+		return float32(math.Inf(-1)), float32(math.Inf(1))
+	}
 	e := float64(math.Sqrt2 * (float64((h1+h2)*max(l, 1/l)) + 0x1p-148/l))
 	return Interval(float64(c), e, 0, 1, 0)
 }

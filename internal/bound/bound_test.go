@@ -128,38 +128,47 @@ func TestBoxIsAlong(t *testing.T) {
 	}
 }
 
-// TestIrregularKeepsOverlaps checks that Along's intervals of two boxes
+// TestAlongKeepsOverlaps checks that Along's intervals of two boxes
 // overlap on each coordinate whenever obb.Box.Overlaps says the boxes
 // overlap, and hold every point obb.Box.ContainsPoint says a box contains,
-// on pairs of boxes whose axes are short enough for the test's products to
-// underflow: a component zero or subnormal, or the axis scaled by 2⁻¹⁴⁹ to
-// 2⁶, half extents zero or up to a few units, the second center within a
-// few units of the first or within a few units divided by the axis's
-// length. There the test's rounding is absolute, not relative: two boxes
-// whose every product with an axis rounds to zero overlap wherever they
-// are within half a unit over the axis's length of each other.
-func TestIrregularKeepsOverlaps(t *testing.T) {
+// where the test's rounding is not relative. Short axes: lengths of 2⁻¹⁴⁹
+// to 2⁶, half extents up to a few units, the second center within a few
+// units of the first or within a few units over the axis's length; there
+// products underflow, and two boxes whose every product rounds to zero
+// overlap wherever they are within half a unit over the axis's length of
+// each other. Long axes: lengths of 1 to 2⁸⁰, half extents up to 2⁷⁰,
+// centers up to 2¹²⁰ apart; there the radii can overflow to +Inf, which
+// every finite projection and +Inf itself pass. Huge boxes: unit axes,
+// half extents of 2¹⁰⁰ to 2¹²⁷, centers 2¹⁰⁰ to 2¹²⁸ apart. In each, one
+// axis in four has a zero component and one in four a subnormal one, and
+// one box in three a zero Half.X.
+func TestAlongKeepsOverlaps(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 23))
-	axis := func() obb.Vec2 {
-		scale := float32(math.Ldexp(1, -149+r.IntN(156)))
-		a := float64(r.Float64() * 2 * math.Pi)
-		u := obb.Vec2{X: float32(math.Cos(a)) * scale, Y: float32(math.Sin(a)) * scale}
-		switch r.IntN(4) {
-		case 0:
-			u.X = 0
-		case 1:
-			u.Y = math.Float32frombits(uint32(1 + r.IntN(8)))
-		}
-		return u
+	type family struct {
+		name     string
+		axis     func() float64 // the axis's length
+		half     func() float32
+		distance func(l float64) float64
+		least    int // overlapping pairs the draw must reach
+		far      float64
+		leastFar int // of them, more than far apart
 	}
-	half := func() float32 {
-		if r.IntN(3) == 0 {
-			return 0
-		}
-		return float32(r.Float64() * 4)
-	}
-	box := func(c obb.Vec2) obb.Box {
-		return obb.Box{Center: c, Axis: axis(), Half: obb.Vec2{X: half(), Y: half()}}
+	families := []family{
+		{"short", func() float64 { return math.Ldexp(1, -149+r.IntN(156)) },
+			func() float32 { return float32(r.Float64() * 4) },
+			func(l float64) float64 {
+				d := r.Float64() * 4
+				if r.IntN(2) == 0 {
+					d /= l
+				}
+				return d
+			}, 10000, 0.1, 1000},
+		{"long", func() float64 { return math.Ldexp(1+r.Float64(), r.IntN(80)) },
+			func() float32 { return float32(math.Ldexp(r.Float64(), r.IntN(80)-10)) },
+			func(float64) float64 { return math.Ldexp(r.Float64(), r.IntN(121)) }, 10000, 0x1p100, 100},
+		{"huge", func() float64 { return 1 },
+			func() float32 { return float32(math.Ldexp(1+r.Float64(), 100+r.IntN(27))) },
+			func(float64) float64 { return math.Ldexp(1+r.Float64(), 100+r.IntN(28)) }, 10000, 0x1p120, 100},
 	}
 	// An interval that is not finite (a zero axis's) leaves nothing out:
 	// the sweep and the grid test such a box against every box.
@@ -176,33 +185,46 @@ func TestIrregularKeepsOverlaps(t *testing.T) {
 		ly, hy := bound.Along(b, true)
 		return !finite(lx, hx, ly, hy) || lx <= p.X && p.X <= hx && ly <= p.Y && p.Y <= hy
 	}
-	overlaps, far := 0, 0
-	for range 400000 {
-		a := box(obb.Vec2{X: float32(r.Float64()*20 - 10), Y: float32(r.Float64()*20 - 10)})
-		d := float64(r.Float64() * 4)
-		if r.IntN(2) == 0 {
-			d /= math.Hypot(float64(a.Axis.X), float64(a.Axis.Y))
-		}
-		angle := r.Float64() * 2 * math.Pi
-		b := box(obb.Vec2{X: a.Center.X + float32(d*math.Cos(angle)), Y: a.Center.Y + float32(d*math.Sin(angle))})
-		if a.Overlaps(b) {
-			overlaps++
-			if math.Abs(float64(b.Center.X-a.Center.X))+math.Abs(float64(b.Center.Y-a.Center.Y)) > 0.1 {
-				far++
+	for _, fm := range families {
+		box := func(c obb.Vec2) obb.Box {
+			u := obb.FromHalf(obb.Vec2{}, obb.Vec2{}, r.Float64()*2*math.Pi).Axis.Scale(float32(fm.axis()))
+			switch r.IntN(4) {
+			case 0:
+				u.X = 0
+			case 1:
+				u.Y = math.Float32frombits(uint32(1 + r.IntN(8)))
 			}
-			for _, y := range []bool{false, true} {
-				alo, ahi := bound.Along(a, y)
-				blo, bhi := bound.Along(b, y)
-				if finite(alo, ahi, blo, bhi) && !(alo <= bhi && blo <= ahi) {
-					t.Fatalf("%v and %v overlap, but their intervals on %s are [%v, %v] and [%v, %v]", a, b, map[bool]string{false: "x", true: "y"}[y], alo, ahi, blo, bhi)
+			h := obb.Vec2{X: fm.half(), Y: fm.half()}
+			if r.IntN(3) == 0 {
+				h.X = 0
+			}
+			return obb.Box{Center: c, Axis: u, Half: h}
+		}
+		overlaps, far := 0, 0
+		for range 400000 {
+			a := box(obb.Vec2{X: float32(r.Float64()*20 - 10), Y: float32(r.Float64()*20 - 10)})
+			d := fm.distance(math.Hypot(float64(a.Axis.X), float64(a.Axis.Y)))
+			angle := r.Float64() * 2 * math.Pi
+			b := box(obb.Vec2{X: a.Center.X + float32(d*math.Cos(angle)), Y: a.Center.Y + float32(d*math.Sin(angle))})
+			if a.Overlaps(b) {
+				overlaps++
+				if math.Abs(float64(b.Center.X-a.Center.X))+math.Abs(float64(b.Center.Y-a.Center.Y)) > fm.far {
+					far++
+				}
+				for _, y := range []bool{false, true} {
+					alo, ahi := bound.Along(a, y)
+					blo, bhi := bound.Along(b, y)
+					if finite(alo, ahi, blo, bhi) && !(alo <= bhi && blo <= ahi) {
+						t.Fatalf("%s: %v and %v overlap, but their intervals on %s are [%v, %v] and [%v, %v]", fm.name, a, b, map[bool]string{false: "x", true: "y"}[y], alo, ahi, blo, bhi)
+					}
 				}
 			}
+			if a.ContainsPoint(b.Center) && !inside(a, b.Center) {
+				t.Fatalf("%s: %v contains %v, which its intervals leave out", fm.name, a, b.Center)
+			}
 		}
-		if a.ContainsPoint(b.Center) && !inside(a, b.Center) {
-			t.Fatalf("%v contains %v, which its intervals leave out", a, b.Center)
+		if overlaps < fm.least || far < fm.leastFar {
+			t.Fatalf("%s: %d pairs overlap, %d of them more than %g apart: the draw does not test the bounds", fm.name, overlaps, far, fm.far)
 		}
-	}
-	if overlaps < 10000 || far < 1000 {
-		t.Fatalf("%d pairs overlap, %d of them more than 0.1 apart: the draw does not test the bounds", overlaps, far)
 	}
 }

@@ -114,6 +114,26 @@ func ShortAxisSet(r *rand.Rand, n int) *soa.Boxes {
 	return b
 }
 
+// LongAxisSet is RandomSet with every other box given an axis so long that
+// the overlap test's radii can overflow: a length of 2⁸ to 2⁷⁰ at a
+// random angle, a component zero one time in four, half extents of 1 to
+// 2¹⁰⁰, and a center up to 2¹²⁰ from the origin. Two such boxes whose radii
+// overflow on the axes that separate them overlap by the float32 test
+// however far apart they are.
+func LongAxisSet(r *rand.Rand, n int) *soa.Boxes {
+	b := RandomSet(r, n)
+	for i := 0; i < n; i += 2 {
+		u := obb.FromHalf(obb.Vec2{}, obb.Vec2{}, r.Float64()*2*math.Pi).Axis.Scale(float32(math.Ldexp(1, 8+r.IntN(63))))
+		if r.IntN(4) == 0 {
+			u.X = 0
+		}
+		h := obb.Vec2{X: float32(math.Ldexp(1+r.Float64(), r.IntN(100))), Y: float32(math.Ldexp(1+r.Float64(), r.IntN(100)))}
+		c := obb.Vec2{X: float32(math.Ldexp(r.Float64()-0.5, r.IntN(121))), Y: float32(math.Ldexp(r.Float64()-0.5, r.IntN(121)))}
+		b.Set(i, obb.Box{Center: c, Axis: u, Half: h})
+	}
+	return b
+}
+
 // ScalarBits is the bitset obb.Box.Overlaps gives for q against every box
 // of b, one pair at a time.
 func ScalarBits(q obb.Box, b *soa.Boxes) []uint64 {

@@ -42,7 +42,7 @@ func sweepAxis(sets ...*soa.Boxes) (useY bool) {
 // axisSamples is the most boxes of a set sweepAxis looks at.
 const axisSamples = 4096
 
-// irregular files box i, which is not valid (obb.Box.Valid), and
+// irregular files box i, which is not Regular (bound.Regular), and
 // returns its key's start: nanKey for a NaN box, invalidKey for a box
 // with an infinity, and for another its interval from bound.Irregular.
 func (s *sorted) irregular(i int) (start uint32) {
@@ -100,7 +100,7 @@ func (j *boundsJob) do(_ *worker, start, end int) {
 	}
 }
 
-// intervals files boxes [start, end), at most chunk of them: each valid
+// intervals files boxes [start, end), at most chunk of them: each Regular
 // box's padded interval (bound.Interval) and bounds across the sweep come
 // from batch.Intervals, a few boxes per instruction; the other boxes go
 // through irregular.
@@ -119,7 +119,7 @@ func (s *sorted) intervals(start, end int) {
 	}
 	for i := start; i < end; i++ {
 		var k uint32
-		if j := i - start; lo[j] == lo[j] { // not NaN: a valid box
+		if j := i - start; lo[j] == lo[j] { // not NaN: a Regular box
 			k = s.file(i, lo[j], hi[j], clo[j], chi[j])
 		} else {
 			k = s.irregular(i)
@@ -164,7 +164,7 @@ func crossBounds(c uint64) (lo, hi float64, ok bool) {
 }
 
 // crossReach returns a float32 at least e + w for the exact half extent
-// e = hx·|uy| + hy·|ux| of a valid box across the sweep (the box transposed
+// e = hx·|uy| + hy·|ux| of a Regular box (bound.Regular) across the sweep (the box transposed
 // for a sweep along y) and the padding w of bound.Interval: the reach of
 // batch.Sweep and batch.RunsPruned. When the float32 test says
 // two boxes overlap, their exact rectangles are within w₁ + w₂ of each other
@@ -172,11 +172,11 @@ func crossBounds(c uint64) (lo, hi float64, ok bool) {
 // e₁ + w₁ + e₂ + w₂ ≤ reach₁ + reach₂ apart, exactly. The kernel compares
 // the float32 difference of the centers with the float32 sum of the
 // reaches, and rounding to nearest never reverses a ≤, so it keeps every
-// such pair. A box that is sorted but not valid gets bound.Irregular's
+// such pair. A box that is sorted but not Regular gets bound.Irregular's
 // reach.
 func crossReach(hx, hy, ux, uy float32) float32 {
 	a, b := float64(ux), float64(uy)
-	if hx >= 0 && hy >= 0 && math.Abs(float64(a*a)+float64(b*b)-1) <= obb.AxisTolerance {
+	if hx >= 0 && hy >= 0 && float64(hx)+float64(hy) < bound.Huge && math.Abs(float64(a*a)+float64(b*b)-1) <= obb.AxisTolerance {
 		_, hi := bound.Interval(0, float64(hx), float64(hy), b, a)
 		return hi
 	}
@@ -185,11 +185,11 @@ func crossReach(hx, hy, ux, uy float32) float32 {
 }
 
 // crossReaches sets reach[i] to crossReach(hx[i], hy[i], ux[i], uy[i]) for
-// at most chunk boxes, a few per instruction. For a valid box, crossReach is
-// the hi of bound.Interval(0, hx, hy, uy, ux), which batch.Intervals gives
-// for the box with center (0, 0), axis (uy, ux) and half extents hx, hy
-// wherever that box is valid: then hx and hy are at least 0 and the squared
-// length, Valid's two products summed in the other order (a float64 sum does
+// at most chunk boxes, a few per instruction. For a Regular box, crossReach
+// is the hi of bound.Interval(0, hx, hy, uy, ux), which batch.Intervals
+// gives for the box with center (0, 0), axis (uy, ux) and half extents hx,
+// hy wherever that box is Regular: then hx and hy are at least 0 with a sum
+// below bound.Huge and the squared length, Valid's two products summed in the other order (a float64 sum does
 // not depend on the order of its terms), is within obb.AxisTolerance of 1,
 // so crossReach takes its first branch and returns the same float32. Where
 // batch.Intervals gives NaN, crossReach is called. One box at a time,
@@ -200,7 +200,7 @@ func crossReaches(ux, uy, hx, hy, reach []float32) {
 	n := len(reach)
 	batch.Intervals(zero[:n], zero[:n], uy, ux, hx, hy, lo[:n], reach)
 	for i, r := range reach {
-		if r != r { // not valid
+		if r != r { // not Regular
 			reach[i] = crossReach(hx[i], hy[i], ux[i], uy[i])
 		}
 	}

@@ -29,10 +29,10 @@
 // overlaps nothing and is left out; a box with negative half extents or an
 // axis that is not unit length is swept like the others, with an interval
 // and a reach proven to keep its pairs; only a box with an infinity, an
-// axis of length zero, or an axis of length L with L ≥ 2⁶⁰ or
-// L·(|Half.X| + |Half.Y|) ≥ 2⁶⁰ (whose radii in the test can overflow to
-// +Inf, which every projection passes) is tested against every box by
-// the scalar test.
+// axis of length zero, half extents that sum to 2¹²⁶ or more, or an axis
+// of length L with L ≥ 2⁶⁰ or L·(|Half.X| + |Half.Y|) ≥ 2⁶⁰ (the last three:
+// boxes whose radii in the test can overflow to +Inf, which every
+// projection passes) is tested against every box by the scalar test.
 //
 // Pairs are returned with I < J (for [Finder.Between], I indexes the moving
 // set and J the static set), sorted by I and then J, whatever the kernel and

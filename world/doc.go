@@ -22,9 +22,10 @@
 // with an infinity, or with a zero axis, has no finite bounds and is tested
 // against every box by the scalar test, as is a box whose axis has a
 // component of 2¹⁶ or more, with which obb.Box.RayCast's products can
-// overflow, and one whose axis length L times |Half.X| + |Half.Y| is 2⁶⁰
-// or more, whose radii in obb.Box.Overlaps can overflow to +Inf, which
-// every projection passes (bound.Irregular); a box with negative half extents or an axis that is not unit
+// overflow, and one whose half extents sum to 2¹²⁶ or more, or whose axis
+// length L times |Half.X| + |Half.Y| is 2⁶⁰ or more, whose radii in
+// obb.Box.Overlaps can overflow to +Inf, which every projection passes
+// (bound.Huge, bound.Irregular); a box with negative half extents or an axis that is not unit
 // length is in the grid with bounds that cover what the test can say of it.
 //
 // # Structure

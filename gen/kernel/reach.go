@@ -31,6 +31,7 @@ const (
 	rOne
 	rTol
 	rLimit // 2¹²⁷
+	rHuge  // bound.Huge, 2¹²⁶
 	rNone  // -1, the reach of a box Reach declines
 	rInf   // +Inf, above every finite float64
 	rNaN   // a quiet NaN, which VCVTPD2PS turns into float32's 0x7fc00000
@@ -45,7 +46,7 @@ func reachConsts() {
 		rAbs: 1<<63 - 1, rPad: math.Float64bits(padFactor), rTiny: math.Float64bits(0x1p-140),
 		rScale: math.Float64bits(0x1p-22), rSub: math.Float64bits(0x1p-148), rTwo: math.Float64bits(2),
 		rGrow: math.Float64bits(1 + 0x1p-50), rOne: math.Float64bits(1), rTol: math.Float64bits(axisTolerance),
-		rLimit: math.Float64bits(0x1p127), rNone: math.Float64bits(-1), rInf: math.Float64bits(math.Inf(1)),
+		rLimit: math.Float64bits(0x1p127), rHuge: math.Float64bits(0x1p126), rNone: math.Float64bits(-1), rInf: math.Float64bits(math.Inf(1)),
 		rNaN: 0x7ff8000000000000,
 	}
 	for k, v := range values {
@@ -86,12 +87,14 @@ func reachGroup(w width, f [6]VecVirtual) (rx, ry VecVirtual) {
 	cx, cy, ux, uy, h1, h2 := f[0], f[1], f[2], f[3], f[4], f[5]
 	zero := zeroOf(w)
 	ok := o.both(o.cmp(geOQ, h1, zero), o.cmp(geOQ, h2, zero))
+	sum := o.add(h1, h2)
+	ok = o.both(ok, o.cmp(ltOQ, sum, o.c(rHuge)))
 	ax, ay := o.abs(ux), o.abs(uy)
 	l2 := o.add(o.mul(ux, ux), o.mul(uy, uy))
 	ok = o.both(ok, o.cmp(leOQ, o.abs(o.sub(l2, o.c(rOne))), o.c(rTol)))
 	ex := o.add(o.mul(h1, ax), o.mul(h2, ay))
 	ey := o.add(o.mul(h1, ay), o.mul(h2, ax))
-	pad := o.add(o.mul(o.add(h1, h2), o.c(rPad)), o.c(rTiny))
+	pad := o.add(o.mul(sum, o.c(rPad)), o.c(rTiny))
 	ax, ay = o.abs(cx), o.abs(cy)
 	mx := o.add(o.mul(o.add(o.add(ax, ex), pad), o.c(rScale)), o.c(rSub))
 	my := o.add(o.mul(o.add(o.add(ay, ey), pad), o.c(rScale)), o.c(rSub))

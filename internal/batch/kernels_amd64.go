@@ -183,7 +183,7 @@ func collidePairsAVX512(acx []float32, acy []float32, aux []float32, auy []float
 func reachesAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, rx []float64, ry []float64)
 
 // intervalsAVX2 sets lo[i] and hi[i] to bound.Interval's bounds of box i
-// where it is valid and to NaN where it is not, 4 boxes per step. The
+// where it is Regular and to NaN where it is not, 4 boxes per step. The
 // caller guarantees that the eight columns have the same length.
 //
 //go:noescape
@@ -197,7 +197,7 @@ func intervalsAVX2(c []float32, c2 []float32, along []float32, across []float32,
 func reachesAVX512(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, rx []float64, ry []float64)
 
 // intervalsAVX512 sets lo[i] and hi[i] to bound.Interval's bounds of box i
-// where it is valid and to NaN where it is not, 8 boxes per step. The
+// where it is Regular and to NaN where it is not, 8 boxes per step. The
 // caller guarantees that the eight columns have the same length.
 //
 //go:noescape

@@ -8695,31 +8695,39 @@ DATA reachconst<>+608(SB)/8, $0x47e0000000000000
 DATA reachconst<>+616(SB)/8, $0x47e0000000000000
 DATA reachconst<>+624(SB)/8, $0x47e0000000000000
 DATA reachconst<>+632(SB)/8, $0x47e0000000000000
-DATA reachconst<>+640(SB)/8, $0xbff0000000000000
-DATA reachconst<>+648(SB)/8, $0xbff0000000000000
-DATA reachconst<>+656(SB)/8, $0xbff0000000000000
-DATA reachconst<>+664(SB)/8, $0xbff0000000000000
-DATA reachconst<>+672(SB)/8, $0xbff0000000000000
-DATA reachconst<>+680(SB)/8, $0xbff0000000000000
-DATA reachconst<>+688(SB)/8, $0xbff0000000000000
-DATA reachconst<>+696(SB)/8, $0xbff0000000000000
-DATA reachconst<>+704(SB)/8, $0x7ff0000000000000
-DATA reachconst<>+712(SB)/8, $0x7ff0000000000000
-DATA reachconst<>+720(SB)/8, $0x7ff0000000000000
-DATA reachconst<>+728(SB)/8, $0x7ff0000000000000
-DATA reachconst<>+736(SB)/8, $0x7ff0000000000000
-DATA reachconst<>+744(SB)/8, $0x7ff0000000000000
-DATA reachconst<>+752(SB)/8, $0x7ff0000000000000
-DATA reachconst<>+760(SB)/8, $0x7ff0000000000000
-DATA reachconst<>+768(SB)/8, $0x7ff8000000000000
-DATA reachconst<>+776(SB)/8, $0x7ff8000000000000
-DATA reachconst<>+784(SB)/8, $0x7ff8000000000000
-DATA reachconst<>+792(SB)/8, $0x7ff8000000000000
-DATA reachconst<>+800(SB)/8, $0x7ff8000000000000
-DATA reachconst<>+808(SB)/8, $0x7ff8000000000000
-DATA reachconst<>+816(SB)/8, $0x7ff8000000000000
-DATA reachconst<>+824(SB)/8, $0x7ff8000000000000
-GLOBL reachconst<>(SB), RODATA|NOPTR, $832
+DATA reachconst<>+640(SB)/8, $0x47d0000000000000
+DATA reachconst<>+648(SB)/8, $0x47d0000000000000
+DATA reachconst<>+656(SB)/8, $0x47d0000000000000
+DATA reachconst<>+664(SB)/8, $0x47d0000000000000
+DATA reachconst<>+672(SB)/8, $0x47d0000000000000
+DATA reachconst<>+680(SB)/8, $0x47d0000000000000
+DATA reachconst<>+688(SB)/8, $0x47d0000000000000
+DATA reachconst<>+696(SB)/8, $0x47d0000000000000
+DATA reachconst<>+704(SB)/8, $0xbff0000000000000
+DATA reachconst<>+712(SB)/8, $0xbff0000000000000
+DATA reachconst<>+720(SB)/8, $0xbff0000000000000
+DATA reachconst<>+728(SB)/8, $0xbff0000000000000
+DATA reachconst<>+736(SB)/8, $0xbff0000000000000
+DATA reachconst<>+744(SB)/8, $0xbff0000000000000
+DATA reachconst<>+752(SB)/8, $0xbff0000000000000
+DATA reachconst<>+760(SB)/8, $0xbff0000000000000
+DATA reachconst<>+768(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+776(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+784(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+792(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+800(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+808(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+816(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+824(SB)/8, $0x7ff0000000000000
+DATA reachconst<>+832(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+840(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+848(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+856(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+864(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+872(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+880(SB)/8, $0x7ff8000000000000
+DATA reachconst<>+888(SB)/8, $0x7ff8000000000000
+GLOBL reachconst<>(SB), RODATA|NOPTR, $896
 
 // func reachesAVX2(cx []float32, cy []float32, ux []float32, uy []float32, hx []float32, hy []float32, rx []float64, ry []float64)
 // Requires: AVX, AVX2
@@ -8749,8 +8757,11 @@ group:
 	VCMPPD    $0x1d, Y6, Y4, Y7
 	VCMPPD    $0x1d, Y6, Y5, Y6
 	VANDPD    Y7, Y6, Y6
-	VANDPD    reachconst<>+0(SB), Y2, Y7
-	VANDPD    reachconst<>+0(SB), Y3, Y8
+	VADDPD    Y5, Y4, Y7
+	VCMPPD    $0x11, reachconst<>+640(SB), Y7, Y8
+	VANDPD    Y6, Y8, Y6
+	VANDPD    reachconst<>+0(SB), Y2, Y8
+	VANDPD    reachconst<>+0(SB), Y3, Y9
 	VMULPD    Y2, Y2, Y2
 	VMULPD    Y3, Y3, Y3
 	VADDPD    Y3, Y2, Y2
@@ -8758,32 +8769,31 @@ group:
 	VANDPD    reachconst<>+0(SB), Y2, Y2
 	VCMPPD    $0x12, reachconst<>+512(SB), Y2, Y2
 	VANDPD    Y6, Y2, Y2
-	VMULPD    Y7, Y4, Y3
-	VMULPD    Y8, Y5, Y6
+	VMULPD    Y8, Y4, Y3
+	VMULPD    Y9, Y5, Y6
 	VADDPD    Y6, Y3, Y3
-	VMULPD    Y8, Y4, Y6
-	VMULPD    Y7, Y5, Y7
-	VADDPD    Y7, Y6, Y6
+	VMULPD    Y9, Y4, Y4
+	VMULPD    Y8, Y5, Y5
 	VADDPD    Y5, Y4, Y4
-	VMULPD    reachconst<>+64(SB), Y4, Y4
-	VADDPD    reachconst<>+128(SB), Y4, Y4
+	VMULPD    reachconst<>+64(SB), Y7, Y5
+	VADDPD    reachconst<>+128(SB), Y5, Y5
 	VANDPD    reachconst<>+0(SB), Y0, Y0
 	VANDPD    reachconst<>+0(SB), Y1, Y1
-	VADDPD    Y3, Y0, Y5
-	VADDPD    Y4, Y5, Y5
-	VMULPD    reachconst<>+192(SB), Y5, Y5
-	VADDPD    reachconst<>+256(SB), Y5, Y5
-	VADDPD    Y6, Y1, Y7
-	VADDPD    Y4, Y7, Y7
+	VADDPD    Y3, Y0, Y6
+	VADDPD    Y5, Y6, Y6
+	VMULPD    reachconst<>+192(SB), Y6, Y6
+	VADDPD    reachconst<>+256(SB), Y6, Y6
+	VADDPD    Y4, Y1, Y7
+	VADDPD    Y5, Y7, Y7
 	VMULPD    reachconst<>+192(SB), Y7, Y7
 	VADDPD    reachconst<>+256(SB), Y7, Y7
-	VMULPD    reachconst<>+320(SB), Y5, Y5
+	VMULPD    reachconst<>+320(SB), Y6, Y6
+	VADDPD    Y6, Y3, Y3
 	VADDPD    Y5, Y3, Y3
-	VADDPD    Y4, Y3, Y3
 	VMULPD    reachconst<>+384(SB), Y3, Y3
-	VMULPD    reachconst<>+320(SB), Y7, Y5
-	VADDPD    Y5, Y6, Y5
-	VADDPD    Y4, Y5, Y4
+	VMULPD    reachconst<>+320(SB), Y7, Y6
+	VADDPD    Y6, Y4, Y4
+	VADDPD    Y5, Y4, Y4
 	VMULPD    reachconst<>+384(SB), Y4, Y4
 	VADDPD    Y3, Y0, Y5
 	VADDPD    Y4, Y0, Y0
@@ -8797,9 +8807,9 @@ group:
 	VANDPD    Y0, Y2, Y0
 	VCMPPD    $0x11, reachconst<>+576(SB), Y1, Y1
 	VANDPD    Y0, Y1, Y0
-	VMOVUPD   reachconst<>+640(SB), Y1
+	VMOVUPD   reachconst<>+704(SB), Y1
 	VBLENDVPD Y0, Y3, Y1, Y1
-	VMOVUPD   reachconst<>+640(SB), Y2
+	VMOVUPD   reachconst<>+704(SB), Y2
 	VBLENDVPD Y0, Y4, Y2, Y0
 	VMOVUPD   Y1, (R8)(R11*8)
 	VMOVUPD   Y0, (R9)(R11*8)
@@ -8831,8 +8841,11 @@ tail:
 	VCMPPD       $0x1d, Y7, Y5, Y8
 	VCMPPD       $0x1d, Y7, Y6, Y7
 	VANDPD       Y8, Y7, Y7
-	VANDPD       reachconst<>+0(SB), Y3, Y8
-	VANDPD       reachconst<>+0(SB), Y4, Y9
+	VADDPD       Y6, Y5, Y8
+	VCMPPD       $0x11, reachconst<>+640(SB), Y8, Y9
+	VANDPD       Y7, Y9, Y7
+	VANDPD       reachconst<>+0(SB), Y3, Y9
+	VANDPD       reachconst<>+0(SB), Y4, Y10
 	VMULPD       Y3, Y3, Y3
 	VMULPD       Y4, Y4, Y4
 	VADDPD       Y4, Y3, Y3
@@ -8840,32 +8853,31 @@ tail:
 	VANDPD       reachconst<>+0(SB), Y3, Y3
 	VCMPPD       $0x12, reachconst<>+512(SB), Y3, Y3
 	VANDPD       Y7, Y3, Y3
-	VMULPD       Y8, Y5, Y4
-	VMULPD       Y9, Y6, Y7
+	VMULPD       Y9, Y5, Y4
+	VMULPD       Y10, Y6, Y7
 	VADDPD       Y7, Y4, Y4
-	VMULPD       Y9, Y5, Y7
-	VMULPD       Y8, Y6, Y8
-	VADDPD       Y8, Y7, Y7
+	VMULPD       Y10, Y5, Y5
+	VMULPD       Y9, Y6, Y6
 	VADDPD       Y6, Y5, Y5
-	VMULPD       reachconst<>+64(SB), Y5, Y5
-	VADDPD       reachconst<>+128(SB), Y5, Y5
+	VMULPD       reachconst<>+64(SB), Y8, Y6
+	VADDPD       reachconst<>+128(SB), Y6, Y6
 	VANDPD       reachconst<>+0(SB), Y1, Y1
 	VANDPD       reachconst<>+0(SB), Y2, Y2
-	VADDPD       Y4, Y1, Y6
-	VADDPD       Y5, Y6, Y6
-	VMULPD       reachconst<>+192(SB), Y6, Y6
-	VADDPD       reachconst<>+256(SB), Y6, Y6
-	VADDPD       Y7, Y2, Y8
-	VADDPD       Y5, Y8, Y8
+	VADDPD       Y4, Y1, Y7
+	VADDPD       Y6, Y7, Y7
+	VMULPD       reachconst<>+192(SB), Y7, Y7
+	VADDPD       reachconst<>+256(SB), Y7, Y7
+	VADDPD       Y5, Y2, Y8
+	VADDPD       Y6, Y8, Y8
 	VMULPD       reachconst<>+192(SB), Y8, Y8
 	VADDPD       reachconst<>+256(SB), Y8, Y8
-	VMULPD       reachconst<>+320(SB), Y6, Y6
+	VMULPD       reachconst<>+320(SB), Y7, Y7
+	VADDPD       Y7, Y4, Y4
 	VADDPD       Y6, Y4, Y4
-	VADDPD       Y5, Y4, Y4
 	VMULPD       reachconst<>+384(SB), Y4, Y4
-	VMULPD       reachconst<>+320(SB), Y8, Y6
-	VADDPD       Y6, Y7, Y6
-	VADDPD       Y5, Y6, Y5
+	VMULPD       reachconst<>+320(SB), Y8, Y7
+	VADDPD       Y7, Y5, Y5
+	VADDPD       Y6, Y5, Y5
 	VMULPD       reachconst<>+384(SB), Y5, Y5
 	VADDPD       Y4, Y1, Y6
 	VADDPD       Y5, Y1, Y1
@@ -8879,9 +8891,9 @@ tail:
 	VANDPD       Y1, Y3, Y1
 	VCMPPD       $0x11, reachconst<>+576(SB), Y2, Y2
 	VANDPD       Y1, Y2, Y1
-	VMOVUPD      reachconst<>+640(SB), Y2
+	VMOVUPD      reachconst<>+704(SB), Y2
 	VBLENDVPD    Y1, Y4, Y2, Y2
-	VMOVUPD      reachconst<>+640(SB), Y3
+	VMOVUPD      reachconst<>+704(SB), Y3
 	VBLENDVPD    Y1, Y5, Y3, Y1
 	VPMOVSXDQ    X0, Y0
 	VMASKMOVPD   Y2, Y0, (R8)(R11*8)
@@ -8916,41 +8928,43 @@ group:
 	VCVTPS2PD  (SI)(R11*4), Y4
 	VCVTPS2PD  (DI)(R11*4), Y5
 	VANDPD     reachconst<>+0(SB), Y0, Y6
-	VCMPPD     $0x11, reachconst<>+704(SB), Y6, Y6
+	VCMPPD     $0x11, reachconst<>+768(SB), Y6, Y6
 	VANDPD     reachconst<>+0(SB), Y1, Y1
-	VCMPPD     $0x11, reachconst<>+704(SB), Y1, Y1
+	VCMPPD     $0x11, reachconst<>+768(SB), Y1, Y1
 	VANDPD     Y6, Y1, Y1
 	VANDPD     reachconst<>+0(SB), Y2, Y6
-	VCMPPD     $0x11, reachconst<>+704(SB), Y6, Y6
+	VCMPPD     $0x11, reachconst<>+768(SB), Y6, Y6
 	VANDPD     Y1, Y6, Y1
 	VANDPD     reachconst<>+0(SB), Y3, Y6
-	VCMPPD     $0x11, reachconst<>+704(SB), Y6, Y6
+	VCMPPD     $0x11, reachconst<>+768(SB), Y6, Y6
 	VANDPD     Y1, Y6, Y1
 	VANDPD     reachconst<>+0(SB), Y4, Y6
-	VCMPPD     $0x11, reachconst<>+704(SB), Y6, Y6
+	VCMPPD     $0x11, reachconst<>+768(SB), Y6, Y6
 	VANDPD     Y1, Y6, Y1
 	VANDPD     reachconst<>+0(SB), Y5, Y6
-	VCMPPD     $0x11, reachconst<>+704(SB), Y6, Y6
+	VCMPPD     $0x11, reachconst<>+768(SB), Y6, Y6
 	VANDPD     Y1, Y6, Y1
 	VXORPD     Y6, Y6, Y6
 	VCMPPD     $0x1d, Y6, Y4, Y7
 	VCMPPD     $0x1d, Y6, Y5, Y6
 	VANDPD     Y7, Y6, Y6
 	VANDPD     Y1, Y6, Y1
-	VMULPD     Y2, Y2, Y6
-	VMULPD     Y3, Y3, Y7
-	VADDPD     Y7, Y6, Y6
-	VSUBPD     reachconst<>+448(SB), Y6, Y6
-	VANDPD     reachconst<>+0(SB), Y6, Y6
-	VCMPPD     $0x12, reachconst<>+512(SB), Y6, Y6
-	VANDPD     Y1, Y6, Y1
+	VADDPD     Y5, Y4, Y6
+	VCMPPD     $0x11, reachconst<>+640(SB), Y6, Y7
+	VANDPD     Y1, Y7, Y1
+	VMULPD     Y2, Y2, Y7
+	VMULPD     Y3, Y3, Y8
+	VADDPD     Y8, Y7, Y7
+	VSUBPD     reachconst<>+448(SB), Y7, Y7
+	VANDPD     reachconst<>+0(SB), Y7, Y7
+	VCMPPD     $0x12, reachconst<>+512(SB), Y7, Y7
+	VANDPD     Y1, Y7, Y1
 	VANDPD     reachconst<>+0(SB), Y2, Y2
 	VMULPD     Y2, Y4, Y2
 	VANDPD     reachconst<>+0(SB), Y3, Y3
 	VMULPD     Y3, Y5, Y3
 	VADDPD     Y3, Y2, Y2
-	VADDPD     Y5, Y4, Y3
-	VMULPD     reachconst<>+64(SB), Y3, Y3
+	VMULPD     reachconst<>+64(SB), Y6, Y3
 	VADDPD     reachconst<>+128(SB), Y3, Y3
 	VANDPD     reachconst<>+0(SB), Y0, Y4
 	VADDPD     Y2, Y4, Y4
@@ -8963,10 +8977,10 @@ group:
 	VADDPD     Y2, Y0, Y0
 	VADDPD     Y3, Y0, Y0
 	VADDPD     Y4, Y0, Y0
-	VMOVUPD    reachconst<>+768(SB), Y2
+	VMOVUPD    reachconst<>+832(SB), Y2
 	VBLENDVPD  Y1, Y5, Y2, Y2
 	VCVTPD2PSY Y2, X2
-	VMOVUPD    reachconst<>+768(SB), Y3
+	VMOVUPD    reachconst<>+832(SB), Y3
 	VBLENDVPD  Y1, Y0, Y3, Y0
 	VCVTPD2PSY Y0, X0
 	VMOVUPS    X2, (R8)(R11*4)
@@ -8996,41 +9010,43 @@ tail:
 	VMASKMOVPS   (DI)(R11*4), X0, X6
 	VCVTPS2PD    X6, Y6
 	VANDPD       reachconst<>+0(SB), Y1, Y7
-	VCMPPD       $0x11, reachconst<>+704(SB), Y7, Y7
+	VCMPPD       $0x11, reachconst<>+768(SB), Y7, Y7
 	VANDPD       reachconst<>+0(SB), Y2, Y2
-	VCMPPD       $0x11, reachconst<>+704(SB), Y2, Y2
+	VCMPPD       $0x11, reachconst<>+768(SB), Y2, Y2
 	VANDPD       Y7, Y2, Y2
 	VANDPD       reachconst<>+0(SB), Y3, Y7
-	VCMPPD       $0x11, reachconst<>+704(SB), Y7, Y7
+	VCMPPD       $0x11, reachconst<>+768(SB), Y7, Y7
 	VANDPD       Y2, Y7, Y2
 	VANDPD       reachconst<>+0(SB), Y4, Y7
-	VCMPPD       $0x11, reachconst<>+704(SB), Y7, Y7
+	VCMPPD       $0x11, reachconst<>+768(SB), Y7, Y7
 	VANDPD       Y2, Y7, Y2
 	VANDPD       reachconst<>+0(SB), Y5, Y7
-	VCMPPD       $0x11, reachconst<>+704(SB), Y7, Y7
+	VCMPPD       $0x11, reachconst<>+768(SB), Y7, Y7
 	VANDPD       Y2, Y7, Y2
 	VANDPD       reachconst<>+0(SB), Y6, Y7
-	VCMPPD       $0x11, reachconst<>+704(SB), Y7, Y7
+	VCMPPD       $0x11, reachconst<>+768(SB), Y7, Y7
 	VANDPD       Y2, Y7, Y2
 	VXORPD       Y7, Y7, Y7
 	VCMPPD       $0x1d, Y7, Y5, Y8
 	VCMPPD       $0x1d, Y7, Y6, Y7
 	VANDPD       Y8, Y7, Y7
 	VANDPD       Y2, Y7, Y2
-	VMULPD       Y3, Y3, Y7
-	VMULPD       Y4, Y4, Y8
-	VADDPD       Y8, Y7, Y7
-	VSUBPD       reachconst<>+448(SB), Y7, Y7
-	VANDPD       reachconst<>+0(SB), Y7, Y7
-	VCMPPD       $0x12, reachconst<>+512(SB), Y7, Y7
-	VANDPD       Y2, Y7, Y2
+	VADDPD       Y6, Y5, Y7
+	VCMPPD       $0x11, reachconst<>+640(SB), Y7, Y8
+	VANDPD       Y2, Y8, Y2
+	VMULPD       Y3, Y3, Y8
+	VMULPD       Y4, Y4, Y9
+	VADDPD       Y9, Y8, Y8
+	VSUBPD       reachconst<>+448(SB), Y8, Y8
+	VANDPD       reachconst<>+0(SB), Y8, Y8
+	VCMPPD       $0x12, reachconst<>+512(SB), Y8, Y8
+	VANDPD       Y2, Y8, Y2
 	VANDPD       reachconst<>+0(SB), Y3, Y3
 	VMULPD       Y3, Y5, Y3
 	VANDPD       reachconst<>+0(SB), Y4, Y4
 	VMULPD       Y4, Y6, Y4
 	VADDPD       Y4, Y3, Y3
-	VADDPD       Y6, Y5, Y4
-	VMULPD       reachconst<>+64(SB), Y4, Y4
+	VMULPD       reachconst<>+64(SB), Y7, Y4
 	VADDPD       reachconst<>+128(SB), Y4, Y4
 	VANDPD       reachconst<>+0(SB), Y1, Y5
 	VADDPD       Y3, Y5, Y5
@@ -9043,10 +9059,10 @@ tail:
 	VADDPD       Y3, Y1, Y1
 	VADDPD       Y4, Y1, Y1
 	VADDPD       Y5, Y1, Y1
-	VMOVUPD      reachconst<>+768(SB), Y3
+	VMOVUPD      reachconst<>+832(SB), Y3
 	VBLENDVPD    Y2, Y6, Y3, Y3
 	VCVTPD2PSY   Y3, X3
-	VMOVUPD      reachconst<>+768(SB), Y4
+	VMOVUPD      reachconst<>+832(SB), Y4
 	VBLENDVPD    Y2, Y1, Y4, Y1
 	VCVTPD2PSY   Y1, X1
 	VMASKMOVPS   X3, X0, (R8)(R11*4)
@@ -9084,8 +9100,11 @@ group:
 	VCMPPD    $0x1d, Z6, Z4, K1
 	VCMPPD    $0x1d, Z6, Z5, K2
 	KANDW     K1, K2, K1
-	VPANDQ    reachconst<>+0(SB), Z2, Z7
-	VPANDQ    reachconst<>+0(SB), Z3, Z8
+	VADDPD    Z5, Z4, Z7
+	VCMPPD    $0x11, reachconst<>+640(SB), Z7, K2
+	KANDW     K1, K2, K1
+	VPANDQ    reachconst<>+0(SB), Z2, Z8
+	VPANDQ    reachconst<>+0(SB), Z3, Z9
 	VMULPD    Z2, Z2, Z2
 	VMULPD    Z3, Z3, Z3
 	VADDPD    Z3, Z2, Z2
@@ -9093,14 +9112,13 @@ group:
 	VPANDQ    reachconst<>+0(SB), Z2, Z2
 	VCMPPD    $0x12, reachconst<>+512(SB), Z2, K2
 	KANDW     K1, K2, K1
-	VMULPD    Z7, Z4, Z2
-	VMULPD    Z8, Z5, Z3
+	VMULPD    Z8, Z4, Z2
+	VMULPD    Z9, Z5, Z3
 	VADDPD    Z3, Z2, Z2
-	VMULPD    Z8, Z4, Z3
-	VMULPD    Z7, Z5, Z7
-	VADDPD    Z7, Z3, Z3
-	VADDPD    Z5, Z4, Z4
-	VMULPD    reachconst<>+64(SB), Z4, Z4
+	VMULPD    Z9, Z4, Z3
+	VMULPD    Z8, Z5, Z4
+	VADDPD    Z4, Z3, Z3
+	VMULPD    reachconst<>+64(SB), Z7, Z4
 	VADDPD    reachconst<>+128(SB), Z4, Z4
 	VPANDQ    reachconst<>+0(SB), Z0, Z0
 	VPANDQ    reachconst<>+0(SB), Z1, Z1
@@ -9132,9 +9150,9 @@ group:
 	KANDW     K1, K2, K1
 	VCMPPD    $0x11, reachconst<>+576(SB), Z1, K2
 	KANDW     K1, K2, K1
-	VMOVUPD   reachconst<>+640(SB), Z0
+	VMOVUPD   reachconst<>+704(SB), Z0
 	VMOVUPD   Z2, K1, Z0
-	VMOVUPD   reachconst<>+640(SB), Z1
+	VMOVUPD   reachconst<>+704(SB), Z1
 	VMOVUPD   Z3, K1, Z1
 	VMOVUPD   Z0, (R8)(R11*8)
 	VMOVUPD   Z1, (R9)(R11*8)
@@ -9162,12 +9180,15 @@ tail:
 	VCVTPS2PD Y4, Z4
 	VMOVUPS.Z (DI)(R11*4), K1, Z5
 	VCVTPS2PD Y5, Z5
-	VPXORQ    Z9, Z9, Z9
-	VCMPPD    $0x1d, Z9, Z4, K2
-	VCMPPD    $0x1d, Z9, Z5, K3
+	VPXORQ    Z10, Z10, Z10
+	VCMPPD    $0x1d, Z10, Z4, K2
+	VCMPPD    $0x1d, Z10, Z5, K3
 	KANDW     K2, K3, K2
-	VPANDQ    reachconst<>+0(SB), Z2, Z6
-	VPANDQ    reachconst<>+0(SB), Z3, Z7
+	VADDPD    Z5, Z4, Z6
+	VCMPPD    $0x11, reachconst<>+640(SB), Z6, K3
+	KANDW     K2, K3, K2
+	VPANDQ    reachconst<>+0(SB), Z2, Z7
+	VPANDQ    reachconst<>+0(SB), Z3, Z8
 	VMULPD    Z2, Z2, Z2
 	VMULPD    Z3, Z3, Z3
 	VADDPD    Z3, Z2, Z2
@@ -9175,14 +9196,13 @@ tail:
 	VPANDQ    reachconst<>+0(SB), Z2, Z2
 	VCMPPD    $0x12, reachconst<>+512(SB), Z2, K3
 	KANDW     K2, K3, K2
-	VMULPD    Z6, Z4, Z2
-	VMULPD    Z7, Z5, Z3
+	VMULPD    Z7, Z4, Z2
+	VMULPD    Z8, Z5, Z3
 	VADDPD    Z3, Z2, Z2
-	VMULPD    Z7, Z4, Z3
-	VMULPD    Z6, Z5, Z6
-	VADDPD    Z6, Z3, Z3
-	VADDPD    Z5, Z4, Z4
-	VMULPD    reachconst<>+64(SB), Z4, Z4
+	VMULPD    Z8, Z4, Z3
+	VMULPD    Z7, Z5, Z4
+	VADDPD    Z4, Z3, Z3
+	VMULPD    reachconst<>+64(SB), Z6, Z4
 	VADDPD    reachconst<>+128(SB), Z4, Z4
 	VPANDQ    reachconst<>+0(SB), Z0, Z0
 	VPANDQ    reachconst<>+0(SB), Z1, Z1
@@ -9214,9 +9234,9 @@ tail:
 	KANDW     K2, K3, K2
 	VCMPPD    $0x11, reachconst<>+576(SB), Z1, K3
 	KANDW     K2, K3, K2
-	VMOVUPD   reachconst<>+640(SB), Z0
+	VMOVUPD   reachconst<>+704(SB), Z0
 	VMOVUPD   Z2, K2, Z0
-	VMOVUPD   reachconst<>+640(SB), Z1
+	VMOVUPD   reachconst<>+704(SB), Z1
 	VMOVUPD   Z3, K2, Z1
 	VMOVUPD   Z0, K1, (R8)(R11*8)
 	VMOVUPD   Z1, K1, (R9)(R11*8)
@@ -9250,57 +9270,59 @@ group:
 	VCVTPS2PD (SI)(R11*4), Z4
 	VCVTPS2PD (DI)(R11*4), Z5
 	VPANDQ    reachconst<>+0(SB), Z0, Z6
-	VCMPPD    $0x11, reachconst<>+704(SB), Z6, K1
+	VCMPPD    $0x11, reachconst<>+768(SB), Z6, K1
 	VPANDQ    reachconst<>+0(SB), Z1, Z1
-	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K2
+	VCMPPD    $0x11, reachconst<>+768(SB), Z1, K2
 	KANDW     K1, K2, K1
 	VPANDQ    reachconst<>+0(SB), Z2, Z1
-	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K2
+	VCMPPD    $0x11, reachconst<>+768(SB), Z1, K2
 	KANDW     K1, K2, K1
 	VPANDQ    reachconst<>+0(SB), Z3, Z1
-	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K2
+	VCMPPD    $0x11, reachconst<>+768(SB), Z1, K2
 	KANDW     K1, K2, K1
 	VPANDQ    reachconst<>+0(SB), Z4, Z1
-	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K2
+	VCMPPD    $0x11, reachconst<>+768(SB), Z1, K2
 	KANDW     K1, K2, K1
 	VPANDQ    reachconst<>+0(SB), Z5, Z1
-	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K2
+	VCMPPD    $0x11, reachconst<>+768(SB), Z1, K2
 	KANDW     K1, K2, K1
 	VPXORQ    Z7, Z7, Z7
 	VCMPPD    $0x1d, Z7, Z4, K2
 	VCMPPD    $0x1d, Z7, Z5, K3
 	KANDW     K2, K3, K2
 	KANDW     K1, K2, K1
-	VMULPD    Z2, Z2, Z1
-	VMULPD    Z3, Z3, Z6
-	VADDPD    Z6, Z1, Z1
-	VSUBPD    reachconst<>+448(SB), Z1, Z1
-	VPANDQ    reachconst<>+0(SB), Z1, Z1
-	VCMPPD    $0x12, reachconst<>+512(SB), Z1, K2
+	VADDPD    Z5, Z4, Z1
+	VCMPPD    $0x11, reachconst<>+640(SB), Z1, K2
 	KANDW     K1, K2, K1
-	VPANDQ    reachconst<>+0(SB), Z2, Z1
-	VMULPD    Z1, Z4, Z1
-	VPANDQ    reachconst<>+0(SB), Z3, Z2
-	VMULPD    Z2, Z5, Z2
-	VADDPD    Z2, Z1, Z1
-	VADDPD    Z5, Z4, Z2
-	VMULPD    reachconst<>+64(SB), Z2, Z2
-	VADDPD    reachconst<>+128(SB), Z2, Z2
+	VMULPD    Z2, Z2, Z6
+	VMULPD    Z3, Z3, Z11
+	VADDPD    Z11, Z6, Z6
+	VSUBPD    reachconst<>+448(SB), Z6, Z6
+	VPANDQ    reachconst<>+0(SB), Z6, Z6
+	VCMPPD    $0x12, reachconst<>+512(SB), Z6, K2
+	KANDW     K1, K2, K1
+	VPANDQ    reachconst<>+0(SB), Z2, Z2
+	VMULPD    Z2, Z4, Z2
+	VPANDQ    reachconst<>+0(SB), Z3, Z3
+	VMULPD    Z3, Z5, Z3
+	VADDPD    Z3, Z2, Z2
+	VMULPD    reachconst<>+64(SB), Z1, Z1
+	VADDPD    reachconst<>+128(SB), Z1, Z1
 	VPANDQ    reachconst<>+0(SB), Z0, Z3
-	VADDPD    Z1, Z3, Z3
 	VADDPD    Z2, Z3, Z3
+	VADDPD    Z1, Z3, Z3
 	VMULPD    reachconst<>+192(SB), Z3, Z3
 	VADDPD    reachconst<>+256(SB), Z3, Z3
-	VSUBPD    Z1, Z0, Z4
-	VSUBPD    Z2, Z4, Z4
+	VSUBPD    Z2, Z0, Z4
+	VSUBPD    Z1, Z4, Z4
 	VSUBPD    Z3, Z4, Z4
-	VADDPD    Z1, Z0, Z0
 	VADDPD    Z2, Z0, Z0
+	VADDPD    Z1, Z0, Z0
 	VADDPD    Z3, Z0, Z0
-	VMOVUPD   reachconst<>+768(SB), Z1
+	VMOVUPD   reachconst<>+832(SB), Z1
 	VMOVUPD   Z4, K1, Z1
 	VCVTPD2PS Z1, Y2
-	VMOVUPD   reachconst<>+768(SB), Z1
+	VMOVUPD   reachconst<>+832(SB), Z1
 	VMOVUPD   Z0, K1, Z1
 	VCVTPD2PS Z1, Y0
 	VMOVUPS   Y2, (R8)(R11*4)
@@ -9330,57 +9352,59 @@ tail:
 	VMOVUPS.Z (DI)(R11*4), K1, Z5
 	VCVTPS2PD Y5, Z5
 	VPANDQ    reachconst<>+0(SB), Z0, Z6
-	VCMPPD    $0x11, reachconst<>+704(SB), Z6, K2
+	VCMPPD    $0x11, reachconst<>+768(SB), Z6, K2
 	VPANDQ    reachconst<>+0(SB), Z1, Z1
-	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K3
+	VCMPPD    $0x11, reachconst<>+768(SB), Z1, K3
 	KANDW     K2, K3, K2
 	VPANDQ    reachconst<>+0(SB), Z2, Z1
-	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K3
+	VCMPPD    $0x11, reachconst<>+768(SB), Z1, K3
 	KANDW     K2, K3, K2
 	VPANDQ    reachconst<>+0(SB), Z3, Z1
-	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K3
+	VCMPPD    $0x11, reachconst<>+768(SB), Z1, K3
 	KANDW     K2, K3, K2
 	VPANDQ    reachconst<>+0(SB), Z4, Z1
-	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K3
+	VCMPPD    $0x11, reachconst<>+768(SB), Z1, K3
 	KANDW     K2, K3, K2
 	VPANDQ    reachconst<>+0(SB), Z5, Z1
-	VCMPPD    $0x11, reachconst<>+704(SB), Z1, K3
+	VCMPPD    $0x11, reachconst<>+768(SB), Z1, K3
 	KANDW     K2, K3, K2
 	VPXORQ    Z8, Z8, Z8
 	VCMPPD    $0x1d, Z8, Z4, K3
 	VCMPPD    $0x1d, Z8, Z5, K4
 	KANDW     K3, K4, K3
 	KANDW     K2, K3, K2
-	VMULPD    Z2, Z2, Z1
-	VMULPD    Z3, Z3, Z6
-	VADDPD    Z6, Z1, Z1
-	VSUBPD    reachconst<>+448(SB), Z1, Z1
-	VPANDQ    reachconst<>+0(SB), Z1, Z1
-	VCMPPD    $0x12, reachconst<>+512(SB), Z1, K3
+	VADDPD    Z5, Z4, Z1
+	VCMPPD    $0x11, reachconst<>+640(SB), Z1, K3
 	KANDW     K2, K3, K2
-	VPANDQ    reachconst<>+0(SB), Z2, Z1
-	VMULPD    Z1, Z4, Z1
-	VPANDQ    reachconst<>+0(SB), Z3, Z2
-	VMULPD    Z2, Z5, Z2
-	VADDPD    Z2, Z1, Z1
-	VADDPD    Z5, Z4, Z2
-	VMULPD    reachconst<>+64(SB), Z2, Z2
-	VADDPD    reachconst<>+128(SB), Z2, Z2
+	VMULPD    Z2, Z2, Z6
+	VMULPD    Z3, Z3, Z7
+	VADDPD    Z7, Z6, Z6
+	VSUBPD    reachconst<>+448(SB), Z6, Z6
+	VPANDQ    reachconst<>+0(SB), Z6, Z6
+	VCMPPD    $0x12, reachconst<>+512(SB), Z6, K3
+	KANDW     K2, K3, K2
+	VPANDQ    reachconst<>+0(SB), Z2, Z2
+	VMULPD    Z2, Z4, Z2
+	VPANDQ    reachconst<>+0(SB), Z3, Z3
+	VMULPD    Z3, Z5, Z3
+	VADDPD    Z3, Z2, Z2
+	VMULPD    reachconst<>+64(SB), Z1, Z1
+	VADDPD    reachconst<>+128(SB), Z1, Z1
 	VPANDQ    reachconst<>+0(SB), Z0, Z3
-	VADDPD    Z1, Z3, Z3
 	VADDPD    Z2, Z3, Z3
+	VADDPD    Z1, Z3, Z3
 	VMULPD    reachconst<>+192(SB), Z3, Z3
 	VADDPD    reachconst<>+256(SB), Z3, Z3
-	VSUBPD    Z1, Z0, Z4
-	VSUBPD    Z2, Z4, Z4
+	VSUBPD    Z2, Z0, Z4
+	VSUBPD    Z1, Z4, Z4
 	VSUBPD    Z3, Z4, Z4
-	VADDPD    Z1, Z0, Z0
 	VADDPD    Z2, Z0, Z0
+	VADDPD    Z1, Z0, Z0
 	VADDPD    Z3, Z0, Z0
-	VMOVUPD   reachconst<>+768(SB), Z1
+	VMOVUPD   reachconst<>+832(SB), Z1
 	VMOVUPD   Z4, K2, Z1
 	VCVTPD2PS Z1, Y9
-	VMOVUPD   reachconst<>+768(SB), Z1
+	VMOVUPD   reachconst<>+832(SB), Z1
 	VMOVUPD   Z0, K2, Z1
 	VCVTPD2PS Z1, Y10
 	VMOVUPS   Z9, K1, (R8)(R11*4)

@@ -39,11 +39,12 @@ func reachesGeneric(cx, cy, ux, uy, hx, hy []float32, rx, ry []float64) {
 }
 
 // Intervals sets lo[i] and hi[i] to bound.Interval's float32 bounds of box
-// i on one coordinate where the box is valid (obb.Box.Valid), and both to
-// NaN where it is not: c is the coordinate's center column and c2 the
+// i on one coordinate where the box is Regular (bound.Regular: valid, with
+// half extents that sum to less than bound.Huge), and both to NaN where it
+// is not: c is the coordinate's center column and c2 the
 // other center's, along and across the axis's components along and
 // across the coordinate. The assembly computes 4 (AVX2) or 8 (AVX-512)
-// boxes per instruction with Valid's and Interval's float64 operations in
+// boxes per instruction with Regular's and Interval's float64 operations in
 // their order, so every implementation gives the same bits. Package pairs
 // computes the sweep intervals of a chunk of boxes with it: one box at a
 // time, the validity check and Interval were a third of Finder.All's time
@@ -59,14 +60,14 @@ func Intervals(c, c2, along, across, hx, hy, lo, hi []float32) {
 	}
 }
 
-// noInterval is the NaN Intervals gives a box that is not valid: the one
+// noInterval is the NaN Intervals gives a box that is not Regular: the one
 // the assembly's conversion of float64's quiet NaN gives.
 var noInterval = math.Float32frombits(0x7fc00000)
 
 func intervalsGeneric(c, c2, along, across, hx, hy, lo, hi []float32) {
 	for i := range c {
 		b := obb.Box{Center: obb.Vec2{X: c[i], Y: c2[i]}, Axis: obb.Vec2{X: along[i], Y: across[i]}, Half: obb.Vec2{X: hx[i], Y: hy[i]}}
-		if !b.Valid() {
+		if !bound.Regular(b) {
 			lo[i], hi[i] = noInterval, noInterval
 			continue
 		}

@@ -18,9 +18,9 @@ import (
 // reachSet makes n boxes for Reaches that reach each of Reach's tests from
 // both sides: hostile values in any field (testkit.HostileSet), axes whose
 // squared length lies a few units of rounding either side of the
-// tolerance, negative and zero half extents, and centers and extents near
-// the 2¹²⁷ limit on either coordinate (limitSet has boxes at the limit
-// itself). The tolerance test's < and <= need no such boxes: |l2 - 1|,
+// tolerance, negative and zero half extents, half extents whose sum is
+// bound.Huge or just below it, and centers and extents near the 2¹²⁷ limit
+// on either coordinate (limitSet has boxes at the limit itself). The tolerance test's < and <= need no such boxes: |l2 - 1|,
 // for l2 in [0.5, 2], is exact and a multiple of 2⁻⁵³, and the float64
 // nearest 10⁻⁵ is an odd multiple of 2⁻⁶⁹, so the two never meet.
 func reachSet(r *rand.Rand, n int) *soa.Boxes {
@@ -43,6 +43,9 @@ func reachSet(r *rand.Rand, n int) *soa.Boxes {
 			b.HX[i] = hx[r.IntN(4)]
 		case 3: // huge extents
 			b.HY[i] = float32(math.Ldexp(1, 120+r.IntN(8)))
+		case 4: // half extents that sum to bound.Huge, or a few units less
+			b.HX[i] = 0x1p125
+			b.HY[i] = math.Float32frombits(math.Float32bits(0x1p125) - uint32(r.IntN(3)))
 		}
 	}
 	return b
@@ -189,13 +192,13 @@ func intervalColumns(b *soa.Boxes, y bool) (c, c2, along, across []float32) {
 	return b.CX, b.CY, b.UX, b.UY
 }
 
-// wantIntervals is bound.Along of each valid box of b, one at a time, and
-// the NaN 0x7fc00000 for both bounds of the others.
+// wantIntervals is bound.Along of each Regular box of b, one at a time,
+// and the NaN 0x7fc00000 for both bounds of the others.
 func wantIntervals(b *soa.Boxes, y bool) (lo, hi []float32) {
 	lo, hi = make([]float32, b.Len()), make([]float32, b.Len())
 	for i := range b.Len() {
 		x := b.At(i)
-		if !x.Valid() {
+		if !bound.Regular(x) {
 			lo[i], hi[i] = math.Float32frombits(0x7fc00000), math.Float32frombits(0x7fc00000)
 			continue
 		}
@@ -216,14 +219,15 @@ func sameFloats(got, want []float32) error {
 }
 
 // TestIntervals compares every implementation of Intervals with
-// obb.Box.Valid and bound.Along, bit for bit, on both coordinates, on
+// bound.Regular and bound.Along, bit for bit, on both coordinates, on
 // kernelSets' boxes (hostile values, axes at the tolerance's edge,
-// negative and zero half extents, extents whose bounds overflow float32),
-// and checks that both valid and other boxes occur.
+// negative and zero half extents, extents whose bounds overflow float32 or
+// whose sum is at bound.Huge), and checks that both Regular and other
+// boxes occur.
 func TestIntervals(t *testing.T) {
 	r := rand.New(rand.NewPCG(75, 76))
 	sets := kernelSets(r)
-	bothAnswers(t, sets, obb.Box.Valid)
+	bothAnswers(t, sets, bound.Regular)
 	testkit.ForEachImpl(t, func(t *testing.T) {
 		for _, b := range sets {
 			for _, y := range []bool{false, true} {

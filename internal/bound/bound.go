@@ -21,6 +21,24 @@ import (
 // each box by 4·factor·(Half.X+Half.Y) covers √2·band.
 const PadFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 
+// Huge bounds the sum of a box's half extents for finite bounds: a box with
+// |Half.X| + |Half.Y| ≥ Huge has none, and the sweep and the grid test it
+// against every box. obb.Box.Overlaps' radius on an axis is one box's half
+// extent plus the other's half extents times the axes' dot products; where
+// it overflows to +Inf it passes every projection, +Inf included, so such
+// a pair can overlap by the test however far apart it is: two boxes of
+// axis (0.8, 0.6) and half extents (2¹²⁷, 2¹⁰⁵), 2¹²⁸ + 2¹²² apart along
+// their axis, whose bounds on x are 4·10³⁶ apart. For two valid boxes below it the
+// radius is below 2¹²⁶·(1 + √2·(1 + 2⁻¹⁶)), which rounds to less than
+// 2¹²⁸; Irregular covers the others.
+const Huge = 0x1p126
+
+// Regular reports whether b is valid (obb.Box.Valid) and its half extents
+// sum to less than Huge: the boxes whose bounds are Interval's.
+func Regular(b obb.Box) bool {
+	return b.Valid() && float64(b.Half.X)+float64(b.Half.Y) < Huge
+}
+
 // Class sorts boxes by what their bounds can be.
 type Class uint8
 
@@ -53,8 +71,8 @@ func Classify(b obb.Box) Class {
 	return Finite
 }
 
-// Irregular returns the padded interval of a finite box that is not valid
-// (obb.Box.Valid), c its center and along and across its axis's components
+// Irregular returns the padded interval of a finite box that is not
+// Regular, c its center and along and across its axis's components
 // along and across the interval's coordinate. It is conservative: when
 // obb.Box.Overlaps says such a box overlaps any other, their intervals
 // overlap on each coordinate.
@@ -110,6 +128,9 @@ func Classify(b obb.Box) Class {
 // past the largest float32.
 func Irregular(c, hx, hy, along, across float32) (lo, hi float32) {
 	h1, h2 := float64(f32.Abs(hx)), float64(f32.Abs(hy))
+	if h1+h2 >= Huge {
+		return float32(math.Inf(-1)), float32(math.Inf(1))
+	}
 	a, b := float64(along), float64(across)
 	l2 := float64(a*a) + float64(b*b)
 	if math.Abs(l2-1) <= obb.AxisTolerance {
@@ -140,7 +161,7 @@ func Interval(c, h1, h2, along, across float64) (lo, hi float32) {
 	return float32(c - e - w - m), float32(c + e + w + m)
 }
 
-// Reach returns, for a valid box (obb.Box.Valid) whose bounds lie well
+// Reach returns, for a Regular box whose bounds lie well
 // inside the float32 range, float64s rx and ry at least the distance from
 // the box's center to each of the two bounds Box returns on x and on y,
 // and true; for any other box, false. It computes Interval's e, w and m on
@@ -164,7 +185,7 @@ func Interval(c, h1, h2, along, across float64) (lo, hi float32) {
 // infinite (an infinite half extent times a zero axis component is NaN,
 // times any other infinite, and the sums keep an infinity or a NaN), so the
 // last comparison fails; a negative half extent fails its own, and the
-// squared length is Valid's.
+// squared length is Valid's. The sum of the half extents is Regular's.
 func Reach(b obb.Box) (rx, ry float64, ok bool) {
 	h1, h2 := float64(b.Half.X), float64(b.Half.Y)
 	ux, uy := float64(b.Axis.X), float64(b.Axis.Y)
@@ -178,7 +199,7 @@ func Reach(b obb.Box) (rx, ry float64, ok bool) {
 	my := float64((cy+ey+w)*0x1p-22) + 0x1p-148
 	rx = float64(ex+float64(2*mx)+w) * (1 + 0x1p-50)
 	ry = float64(ey+float64(2*my)+w) * (1 + 0x1p-50)
-	if !(h1 >= 0 && h2 >= 0 && math.Abs(l2-1) <= obb.AxisTolerance && max(cx, cy)+max(rx, ry) < 0x1p127) {
+	if !(h1 >= 0 && h2 >= 0 && h1+h2 < Huge && math.Abs(l2-1) <= obb.AxisTolerance && max(cx, cy)+max(rx, ry) < 0x1p127) {
 		return 0, 0, false
 	}
 	return rx, ry, true
@@ -189,13 +210,13 @@ func Reach(b obb.Box) (rx, ry float64, ok bool) {
 // axis, or extents near the float32 limit.
 //
 // For a box whose axis has a squared length within the tolerance and
-// whose half extents are not negative it computes Interval's e, w and m on
-// each coordinate, with the same operations (as Reach does), in one body:
-// through Valid, Along and two calls of Interval, none of which the
-// compiler inlines, the bounds were a sixth of World.Query's time
-// (BenchmarkWorldQuery, uniform, 10,000 boxes: 8% faster in one body).
-// Those boxes are the valid ones and the ones Valid turns down only for
-// an infinity or a NaN in a center coordinate or an infinite half extent,
+// whose half extents are not negative and sum to less than Huge it
+// computes Interval's e, w and m on each coordinate, with the same
+// operations (as Reach does), in one body: through Valid, Along and two
+// calls of Interval, none of which the compiler inlines, the bounds were a
+// sixth of World.Query's time (BenchmarkWorldQuery, uniform, 10,000 boxes:
+// 8% faster in one body). Those boxes are the Regular ones and the ones
+// Valid turns down only for an infinity or a NaN in a center coordinate,
 // for which Irregular calls Interval with the same values (the half
 // extents' magnitudes, which differ from them at most in the sign of a
 // zero, and w > 0 is added to the sum that holds it); every other box
@@ -204,7 +225,7 @@ func Box(b obb.Box) (lo, hi obb.Vec2, ok bool) {
 	cx, cy := float64(b.Center.X), float64(b.Center.Y)
 	ux, uy := float64(b.Axis.X), float64(b.Axis.Y)
 	h1, h2 := float64(b.Half.X), float64(b.Half.Y)
-	if !(h1 >= 0 && h2 >= 0 && math.Abs(float64(ux*ux)+float64(uy*uy)-1) <= obb.AxisTolerance) {
+	if !(h1 >= 0 && h2 >= 0 && h1+h2 < Huge && math.Abs(float64(ux*ux)+float64(uy*uy)-1) <= obb.AxisTolerance) {
 		lo.X, hi.X = Irregular(b.Center.X, b.Half.X, b.Half.Y, b.Axis.X, b.Axis.Y)
 		lo.Y, hi.Y = Irregular(b.Center.Y, b.Half.X, b.Half.Y, b.Axis.Y, b.Axis.X)
 	} else {
@@ -222,13 +243,13 @@ func Box(b obb.Box) (lo, hi obb.Vec2, ok bool) {
 }
 
 // Along returns b's bounds on one coordinate, y or x: Interval's for a
-// valid box (obb.Box.Valid), Irregular's for another.
+// Regular box, Irregular's for another.
 func Along(b obb.Box, y bool) (lo, hi float32) {
 	c, u, v := b.Center.X, b.Axis.X, b.Axis.Y // extent along x: hx·|ux| + hy·|uy|
 	if y {
 		c, u, v = b.Center.Y, b.Axis.Y, b.Axis.X // along y: hx·|uy| + hy·|ux|
 	}
-	if b.Valid() {
+	if Regular(b) {
 		return Interval(float64(c), float64(b.Half.X), float64(b.Half.Y), float64(u), float64(v))
 	}
 	return Irregular(c, b.Half.X, b.Half.Y, u, v)

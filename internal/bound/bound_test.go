@@ -139,7 +139,9 @@ func TestBoxIsAlong(t *testing.T) {
 // each other. Long axes: lengths of 1 to 2⁸⁰, half extents up to 2⁷⁰,
 // centers up to 2¹²⁰ apart; there the radii can overflow to +Inf, which
 // every finite projection and +Inf itself pass. Huge boxes: unit axes,
-// half extents of 2¹⁰⁰ to 2¹²⁷, centers 2¹⁰⁰ to 2¹²⁸ apart. In each, one
+// half extents of 2¹²⁰ to 2¹²⁸, centers 2¹²⁵ to 2¹²⁹ apart either side of
+// the origin, often along the first box's axis, the second box often of
+// the same axis: there the radius of valid boxes overflows. In each, one
 // axis in four has a zero component and one in four a subnormal one, and
 // one box in three a zero Half.X.
 func TestAlongKeepsOverlaps(t *testing.T) {
@@ -152,6 +154,10 @@ func TestAlongKeepsOverlaps(t *testing.T) {
 		least    int // overlapping pairs the draw must reach
 		far      float64
 		leastFar int // of them, more than far apart
+		// aligned: the centers either side of the origin, and one time in
+		// two the second box's axis the first's, one in two the offset
+		// along the first's axis, where a radius that overflows decides.
+		aligned bool
 	}
 	families := []family{
 		{"short", func() float64 { return math.Ldexp(1, -149+r.IntN(156)) },
@@ -162,13 +168,13 @@ func TestAlongKeepsOverlaps(t *testing.T) {
 					d /= l
 				}
 				return d
-			}, 10000, 0.1, 1000},
+			}, 10000, 0.1, 1000, false},
 		{"long", func() float64 { return math.Ldexp(1+r.Float64(), r.IntN(80)) },
 			func() float32 { return float32(math.Ldexp(r.Float64(), r.IntN(80)-10)) },
-			func(float64) float64 { return math.Ldexp(r.Float64(), r.IntN(121)) }, 10000, 0x1p100, 100},
+			func(float64) float64 { return math.Ldexp(r.Float64(), r.IntN(121)) }, 10000, 0x1p100, 100, false},
 		{"huge", func() float64 { return 1 },
-			func() float32 { return float32(math.Ldexp(1+r.Float64(), 100+r.IntN(27))) },
-			func(float64) float64 { return math.Ldexp(1+r.Float64(), 100+r.IntN(28)) }, 10000, 0x1p120, 100},
+			func() float32 { return float32(math.Ldexp(1+r.Float64(), 120+r.IntN(8))) },
+			func(float64) float64 { return math.Ldexp(1+r.Float64(), 125+r.IntN(4)) }, 10000, 0x1p120, 100, true},
 	}
 	// An interval that is not finite (a zero axis's) leaves nothing out:
 	// the sweep and the grid test such a box against every box.
@@ -203,9 +209,20 @@ func TestAlongKeepsOverlaps(t *testing.T) {
 		overlaps, far := 0, 0
 		for range 400000 {
 			a := box(obb.Vec2{X: float32(r.Float64()*20 - 10), Y: float32(r.Float64()*20 - 10)})
-			d := fm.distance(math.Hypot(float64(a.Axis.X), float64(a.Axis.Y)))
+			l := math.Hypot(float64(a.Axis.X), float64(a.Axis.Y))
+			d := fm.distance(l)
 			angle := r.Float64() * 2 * math.Pi
-			b := box(obb.Vec2{X: a.Center.X + float32(d*math.Cos(angle)), Y: a.Center.Y + float32(d*math.Sin(angle))})
+			dx, dy := d*math.Cos(angle), d*math.Sin(angle)
+			if fm.aligned {
+				if r.IntN(2) == 0 && l > 0 {
+					dx, dy = d*float64(a.Axis.X)/l, d*float64(a.Axis.Y)/l
+				}
+				a.Center = obb.Vec2{X: float32(-dx / 2), Y: float32(-dy / 2)}
+			}
+			b := box(obb.Vec2{X: a.Center.X + float32(dx), Y: a.Center.Y + float32(dy)})
+			if fm.aligned && r.IntN(2) == 0 {
+				b.Axis = a.Axis
+			}
 			if a.Overlaps(b) {
 				overlaps++
 				if math.Abs(float64(b.Center.X-a.Center.X))+math.Abs(float64(b.Center.Y-a.Center.Y)) > fm.far {

@@ -117,12 +117,23 @@ func ShortAxisSet(r *rand.Rand, n int) *soa.Boxes {
 // LongAxisSet is RandomSet with every other box given an axis so long that
 // the overlap test's radii can overflow: a length of 2⁸ to 2⁷⁰ at a
 // random angle, a component zero one time in four, half extents of 1 to
-// 2¹⁰⁰, and a center up to 2¹²⁰ from the origin. Two such boxes whose radii
+// 2¹⁰⁰, and a center up to 2¹²⁰ from the origin; one in four of those is
+// instead a valid box of axis (0.8, 0.6) and half extents of 2¹²⁷ to
+// 1.1·2¹²⁷ and 2¹⁰⁵ to 2¹²⁰, centered 2¹²⁷·(1 + 2⁻⁶ to 2⁻¹⁰) from the
+// origin along its axis, one way or the other. Two such boxes whose radii
 // overflow on the axes that separate them overlap by the float32 test
-// however far apart they are.
+// however far apart they are: for the valid ones, two on opposite sides.
 func LongAxisSet(r *rand.Rand, n int) *soa.Boxes {
 	b := RandomSet(r, n)
 	for i := 0; i < n; i += 2 {
+		if i%8 == 0 {
+			d := float32(math.Ldexp(1+math.Ldexp(1, -6-r.IntN(5)), 127) * float64(1-2*r.IntN(2)))
+			b.Set(i, obb.Box{
+				Center: obb.Vec2{X: 0.8 * d, Y: 0.6 * d}, Axis: obb.Vec2{X: 0.8, Y: 0.6},
+				Half: obb.Vec2{X: float32(math.Ldexp(1+0.1*r.Float64(), 127)), Y: float32(math.Ldexp(1+r.Float64(), 105+r.IntN(15)))},
+			})
+			continue
+		}
 		u := obb.FromHalf(obb.Vec2{}, obb.Vec2{}, r.Float64()*2*math.Pi).Axis.Scale(float32(math.Ldexp(1, 8+r.IntN(63))))
 		if r.IntN(4) == 0 {
 			u.X = 0

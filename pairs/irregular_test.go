@@ -116,8 +116,9 @@ func BenchmarkBadBoxes(b *testing.B) {
 // (testkit.LongAxisSet). The sweep's bounds of a short axis must cover the
 // half unit or so, over the axis's length, within which the test says two
 // of them overlap, and none of those boxes goes to the scalar test: their
-// bounds are finite. A long axis whose radii can overflow has no finite
-// bounds, and its box is tested against every box.
+// bounds are finite. A box whose radii can overflow (a long axis, or valid
+// with half extents near 2¹²⁷) has no finite bounds, and is tested against
+// every box.
 func TestExtremeAxesAreSwept(t *testing.T) {
 	sets := []struct {
 		name string

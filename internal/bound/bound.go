@@ -28,9 +28,9 @@ const PadFactor = 4 * (0x1p-20 + obb.AxisTolerance)
 // it overflows to +Inf it passes every projection, +Inf included, so such
 // a pair can overlap by the test however far apart it is: two boxes of
 // axis (0.8, 0.6) and half extents (2¹²⁷, 2¹⁰⁵), 2¹²⁸ + 2¹²² apart along
-// their axis, whose bounds on x are 4·10³⁶ apart. For two valid boxes below it the
-// radius is below 2¹²⁶·(1 + √2·(1 + 2⁻¹⁶)), which rounds to less than
-// 2¹²⁸; Irregular covers the others.
+// their axis, whose bounds on x are 4·10³⁶ apart. For two valid boxes
+// below it the radius is below 2¹²⁶·(1 + √2·(1 + 2⁻¹⁶)), which rounds to
+// less than 2¹²⁸; Irregular covers the others.
 const Huge = 0x1p126
 
 // Regular reports whether b is valid (obb.Box.Valid) and its half extents
@@ -118,7 +118,8 @@ func Classify(b obb.Box) Class {
 // finite: a radius that overflows to +Inf passes every projection, +Inf
 // included, so two boxes can overlap by the test however far apart they
 // are. A box whose axis is 2⁶⁰ long or more, or whose L·(|hx| + |hy|) is,
-// gets an interval that is not finite, and is tested against every box.
+// gets an interval that is not finite, and is tested against every box,
+// as is one whose half extents sum to Huge or more.
 // When neither box is such, the radii of the axes taken are finite: each
 // is a half extent plus the products of the other box's half extents with
 // the axes' dot products, which are at most √2·L_A·L_B; on the axes of a
@@ -161,10 +162,10 @@ func Interval(c, h1, h2, along, across float64) (lo, hi float32) {
 	return float32(c - e - w - m), float32(c + e + w + m)
 }
 
-// Reach returns, for a Regular box whose bounds lie well
-// inside the float32 range, float64s rx and ry at least the distance from
-// the box's center to each of the two bounds Box returns on x and on y,
-// and true; for any other box, false. It computes Interval's e, w and m on
+// Reach returns, for a Regular box whose bounds lie well inside the
+// float32 range, float64s rx and ry at least the distance from the box's
+// center to each of the two bounds Box returns on x and on y, and true;
+// for any other box, false. It computes Interval's e, w and m on
 // each coordinate, with the same operations, so the same values: the bound
 // that Interval rounds to float32 is c - e - w - m moved out by less than
 // m, so it lies within e + w + 2m of c, and each of rx and ry is that sum,

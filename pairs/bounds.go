@@ -164,16 +164,16 @@ func crossBounds(c uint64) (lo, hi float64, ok bool) {
 }
 
 // crossReach returns a float32 at least e + w for the exact half extent
-// e = hx·|uy| + hy·|ux| of a Regular box (bound.Regular) across the sweep (the box transposed
-// for a sweep along y) and the padding w of bound.Interval: the reach of
-// batch.Sweep and batch.RunsPruned. When the float32 test says
-// two boxes overlap, their exact rectangles are within w₁ + w₂ of each other
-// (see bound.PadFactor), so their centers across the sweep are at most
-// e₁ + w₁ + e₂ + w₂ ≤ reach₁ + reach₂ apart, exactly. The kernel compares
-// the float32 difference of the centers with the float32 sum of the
-// reaches, and rounding to nearest never reverses a ≤, so it keeps every
-// such pair. A box that is sorted but not Regular gets bound.Irregular's
-// reach.
+// e = hx·|uy| + hy·|ux| of a Regular box (bound.Regular) across the sweep
+// (the box transposed for a sweep along y) and the padding w of
+// bound.Interval: the reach of batch.Sweep and batch.RunsPruned. When the
+// float32 test says two boxes overlap, their exact rectangles are within
+// w₁ + w₂ of each other (see bound.PadFactor), so their centers across the
+// sweep are at most e₁ + w₁ + e₂ + w₂ ≤ reach₁ + reach₂ apart, exactly.
+// The kernel compares the float32 difference of the centers with the
+// float32 sum of the reaches, and rounding to nearest never reverses a ≤,
+// so it keeps every such pair. A box that is sorted but not Regular gets
+// bound.Irregular's reach.
 func crossReach(hx, hy, ux, uy float32) float32 {
 	a, b := float64(ux), float64(uy)
 	if hx >= 0 && hy >= 0 && float64(hx)+float64(hy) < bound.Huge && math.Abs(float64(a*a)+float64(b*b)-1) <= obb.AxisTolerance {
@@ -189,12 +189,13 @@ func crossReach(hx, hy, ux, uy float32) float32 {
 // is the hi of bound.Interval(0, hx, hy, uy, ux), which batch.Intervals
 // gives for the box with center (0, 0), axis (uy, ux) and half extents hx,
 // hy wherever that box is Regular: then hx and hy are at least 0 with a sum
-// below bound.Huge and the squared length, Valid's two products summed in the other order (a float64 sum does
-// not depend on the order of its terms), is within obb.AxisTolerance of 1,
-// so crossReach takes its first branch and returns the same float32. Where
-// batch.Intervals gives NaN, crossReach is called. One box at a time,
-// crossReach was a tenth of Finder.All's time on 10,000 boxes and 9% on
-// 4,000,000 (BenchmarkAllPairsScaling, CPU profile).
+// below bound.Huge, and the squared length, Valid's two products summed in
+// the other order (a float64 sum does not depend on the order of its
+// terms), is within obb.AxisTolerance of 1, so crossReach takes its first
+// branch and returns the same float32. Where batch.Intervals gives NaN,
+// crossReach is called. One box at a time, crossReach was a tenth of
+// Finder.All's time on 10,000 boxes and 9% on 4,000,000
+// (BenchmarkAllPairsScaling, CPU profile).
 func crossReaches(ux, uy, hx, hy, reach []float32) {
 	var zero, lo [chunk]float32
 	n := len(reach)

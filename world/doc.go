@@ -15,18 +15,19 @@
 // QueryPoint, obb.Box.RayCast for RayCast) says for the two boxes, the same
 // bits on every CPU, with every kernel implementation and every number of
 // workers: the grid only decides which boxes are tested, and its bounds
-// provably keep every box the float32 test could report (see package obb for
-// the test's operation order and rounding band). Bad data gets
-// obb.Box.Overlaps' answer and costs no more than it needs: a box with a NaN
-// overlaps nothing and is kept out of the grid, so it is never tested; a box
-// with an infinity, or with a zero axis, has no finite bounds and is tested
-// against every box by the scalar test, as is a box whose axis has a
+// provably keep every box the float32 test could report (see package obb
+// for the test's operation order and rounding band). Bad data gets
+// obb.Box.Overlaps' answer and costs no more than it needs: a box with a
+// NaN overlaps nothing and is kept out of the grid, so it is never tested;
+// a box with an infinity, or with a zero axis, has no finite bounds and is
+// tested against every box by the scalar test, as is a box whose axis has a
 // component of 2¹⁶ or more, with which obb.Box.RayCast's products can
 // overflow, and one whose half extents sum to 2¹²⁶ or more, or whose axis
 // length L times |Half.X| + |Half.Y| is 2⁶⁰ or more, whose radii in
 // obb.Box.Overlaps can overflow to +Inf, which every projection passes
-// (bound.Huge, bound.Irregular); a box with negative half extents or an axis that is not unit
-// length is in the grid with bounds that cover what the test can say of it.
+// (bound.Huge, bound.Irregular); a box with negative half extents or an
+// axis that is not unit length is in the grid with bounds that cover what
+// the test can say of it.
 //
 // # Structure
 //

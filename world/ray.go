@@ -100,20 +100,20 @@ func (w *World) ray(origin, delta obb.Vec2, mask uint32, tmax *float32, fn func(
 
 // visitSegment calls fn with every block that may hold a box the segment
 // from p to p+d can hit, and that block's level's pad, column by column of
-// each level's cells, so that a long segment visits the cells along it,
-// not those of its bounding box. A box's bounds lie within the level's
-// reach r of its center (levelReach), and the float32 slab test's rounding
-// moves the segment by a few units of 2⁻²⁴ of |p| + |d| + r at most, as
-// half extents are at most 2r (the reach of one is at least their sum's
-// half), besides the 2⁻¹⁴⁸ over its axis's length of a box whose products
-// underflow, which its bounds cover (bound.Irregular): the pad is r plus 2⁻¹⁶ of |p| + |d| + 4r, computed in float64,
-// whose rounding is far inside the margin. Each column's range of cells is
-// widened by the pad; a box the segment hits has its center within the pad
-// of a point of it on each coordinate. Padded by the level's R instead of
-// its reach, RayCastAll of BenchmarkWorldQuery's op=ray segments visits a
-// quarter more boxes and takes 13% to 20% longer on the uniform and RTS
-// scenes, 5% to 12% on the mixed one (timed in one binary, at 10,000 to
-// 1,000,000 boxes).
+// each level's cells, so that a long segment visits the cells along it, not
+// those of its bounding box. A box's bounds lie within the level's reach r
+// of its center (levelReach), and the float32 slab test's rounding moves
+// the segment by a few units of 2⁻²⁴ of |p| + |d| + r at most, as half
+// extents are at most 2r (the reach of one is at least their sum's half),
+// besides the 2⁻¹⁴⁸ over its axis's length of a box whose products
+// underflow, which its bounds cover (bound.Irregular): the pad is r plus
+// 2⁻¹⁶ of |p| + |d| + 4r, computed in float64, whose rounding is far inside
+// the margin. Each column's range of cells is widened by the pad; a box the
+// segment hits has its center within the pad of a point of it on each
+// coordinate. Padded by the level's R instead of its reach, RayCastAll of
+// BenchmarkWorldQuery's op=ray segments visits a quarter more boxes and
+// takes 13% to 20% longer on the uniform and RTS scenes, 5% to 12% on the
+// mixed one (timed in one binary, at 10,000 to 1,000,000 boxes).
 //
 // In the Static grid it skips the blocks whose rectangles (block_rects.go)
 // the segment misses by more than the slab test's rounding, the part of

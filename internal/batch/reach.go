@@ -41,11 +41,11 @@ func reachesGeneric(cx, cy, ux, uy, hx, hy []float32, rx, ry []float64) {
 // Intervals sets lo[i] and hi[i] to bound.Interval's float32 bounds of box
 // i on one coordinate where the box is Regular (bound.Regular: valid, with
 // half extents that sum to less than bound.Huge), and both to NaN where it
-// is not: c is the coordinate's center column and c2 the
-// other center's, along and across the axis's components along and
-// across the coordinate. The assembly computes 4 (AVX2) or 8 (AVX-512)
-// boxes per instruction with Regular's and Interval's float64 operations in
-// their order, so every implementation gives the same bits. Package pairs
+// is not: c is the coordinate's center column and c2 the other center's,
+// along and across the axis's components along and across the coordinate.
+// The assembly computes 4 (AVX2) or 8 (AVX-512) boxes per instruction with
+// Regular's and Interval's float64 operations in their order, so every
+// implementation gives the same bits. Package pairs
 // computes the sweep intervals of a chunk of boxes with it: one box at a
 // time, the validity check and Interval were a third of Finder.All's time
 // on 10,000 boxes (BenchmarkAllPairsScaling). It panics unless the eight

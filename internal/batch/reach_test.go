@@ -20,9 +20,10 @@ import (
 // squared length lies a few units of rounding either side of the
 // tolerance, negative and zero half extents, half extents whose sum is
 // bound.Huge or just below it, and centers and extents near the 2¹²⁷ limit
-// on either coordinate (limitSet has boxes at the limit itself). The tolerance test's < and <= need no such boxes: |l2 - 1|,
-// for l2 in [0.5, 2], is exact and a multiple of 2⁻⁵³, and the float64
-// nearest 10⁻⁵ is an odd multiple of 2⁻⁶⁹, so the two never meet.
+// on either coordinate (limitSet has boxes at the limit itself). The
+// tolerance test's < and <= need no such boxes: |l2 - 1|, for l2 in
+// [0.5, 2], is exact and a multiple of 2⁻⁵³, and the float64 nearest 10⁻⁵
+// is an odd multiple of 2⁻⁶⁹, so the two never meet.
 func reachSet(r *rand.Rand, n int) *soa.Boxes {
 	b := testkit.HostileSet(r, n)
 	for i := range n {

@@ -87,14 +87,14 @@ func HostileSet(r *rand.Rand, n int) *soa.Boxes {
 }
 
 // ShortAxisSet is RandomSet with every other box given an axis so short
-// that the overlap test's products with it underflow: a length of 2⁻¹⁴⁹
-// to 2⁻¹⁴⁴ at a random angle, a component zero one time in four (never a
-// zero axis), and half extents of zero to three times 2⁻¹⁴⁹, moved to a
-// random place in a square of side √n/3 around the origin. Two such boxes overlap by the
-// float32 test, its products rounding to zero, wherever their centers lie
-// within about 2⁻¹⁵⁰ over the longer axis's length of each other on each
-// coordinate (half a unit for the shortest axes), and such a box overlaps a
-// valid box it lies in.
+// that the overlap test's products with it underflow: a length of 2⁻¹⁴⁹ to
+// 2⁻¹⁴⁴ at a random angle, a component zero one time in four (never a zero
+// axis), and half extents of zero to three times 2⁻¹⁴⁹, moved to a random
+// place in a square of side √n/3 around the origin. Two such boxes overlap
+// by the float32 test, its products rounding to zero, wherever their
+// centers lie within about 2⁻¹⁵⁰ over the longer axis's length of each
+// other on each coordinate (half a unit for the shortest axes), and such a
+// box overlaps a valid box it lies in.
 func ShortAxisSet(r *rand.Rand, n int) *soa.Boxes {
 	b := RandomSet(r, n)
 	side := math.Sqrt(float64(n)) / 3

@@ -29,14 +29,11 @@ import (
 // its bounds stay within its block's rectangle (grid.holds), so each
 // block's rectangle lies within its cell's.
 //
-// On BenchmarkWorldQuery's footprints a query of the mixed map tests 5.0
-// and 5.4 blocks instead of 23.4 and 27.9 at 100,000 and 1,000,000 boxes,
-// of the RTS map, whose bases pile buildings in crowded cells, 0.73 and
-// 0.68 instead of 2.0; the uniform map's cells seldom hold more than a
-// block. Timed in one binary against the caller's order without the
-// blocks' rectangles, mixed queries took 9%, 31% and 27% less time at
-// 10,000, 100,000 and 1,000,000 boxes, RTS queries 4% less at 10,000
-// and the same at the larger sizes, uniform ones within 1%.
+// On BenchmarkWorldQuery's footprints a query of the mixed map tests a fifth
+// of the blocks it tests without the order and the rectangles, and takes
+// less time; one of the RTS map, whose bases pile buildings in crowded
+// cells, a third, in as much time; the uniform map's cells seldom hold more
+// than a block.
 
 // crowdKey orders a crowded cell's boxes for layOut: a coordinate of the
 // box's center, as bits that sort as the float32 does (orderedBits), over

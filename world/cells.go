@@ -104,7 +104,7 @@ func (w *World) pack(n int) {
 // one worker took half as long again as the other (BenchmarkWorldStep,
 // world=rts, workers=2). The cells' counts give the blocks of each range
 // before the copy, so each worker can take one stretch of memory; runs of
-// cells handed out in turn, as settle's blocks are, measured slower on the
+// cells handed out in turn, as settle's blocks are, are slower on the
 // uniform scene (workers=2).
 func (w *World) packCells(k int) {
 	p, g := &w.step.packed, &w.grids[Dynamic]
@@ -255,8 +255,8 @@ type packedRange struct{ lo, hi int32 }
 // taken where it is expected when its key is there, and looked up in the
 // tiles' hash table otherwise (it was made or moved since the last
 // compact, starts a row, or does not exist): the key decides, so the
-// order only saves lookups. The four lookups a cell took were 6% of the
-// uniform scene's full step (BenchmarkWorldStep, moved=100%, n=100000).
+// order only saves lookups. Four lookups a cell would be a visible share of
+// the uniform scene's full step (BenchmarkWorldStep, moved=100%, n=100000).
 func (w *World) neighbours(p *packed, cols *columns, c int32, ck cellKey) (right packedRange, above [3]packedRange) {
 	g := &w.grids[Dynamic]
 	cells := g.cells

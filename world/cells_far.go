@@ -13,9 +13,9 @@ import (
 // levels whose cells its bounds reach (crossPairs). A higher level's cell
 // is 2ʲ times as wide as the lower one's, j levels up, and holds every box
 // of its level centered in it. In the mixed scene (one box in a hundred a
-// hundred times larger, six levels up) at 1,000,000 boxes, testing each
-// small box against all the large boxes of the cells in reach was 553
-// tests a small box for about 8 pairs, and half of the step.
+// hundred times larger, six levels up), testing each small box against all
+// the large boxes of the cells in reach takes some seventy tests a pair
+// found, and half of the step.
 //
 // So for a level at least farGap above the cell's, the step keeps, of its
 // boxes in reach, the ones whose bounds (bound.Box, which pack computes for
@@ -26,25 +26,23 @@ import (
 // bound), and the bounds of a cell's boxes lie inside the square's
 // (squareBounds). The cells come in rows, so a worker keeps the set of the
 // last square it gathered and gathers again when a cell lies in another.
-// The mixed scene's all-moved step took 32% to 40% less at 1,000,000 and
-// 4,000,000 boxes, with one worker and two (BenchmarkWorldStep,
-// world=mixed, moved=100%, move=bulk).
+// That makes the mixed scene's all-moved step much shorter at a million
+// boxes and more (BenchmarkWorldStep, world=mixed/moved=100%/move=bulk).
 //
 // A level is far (packed.farLevels) when it has no more boxes than the
 // levels at least farGap below it, which are the boxes that gather from
 // it: the bounds cost a scalar bound.Box a box a step. The RTS scene's
 // buildings are three levels above its units and four times as many; with
 // every level above the lowest far and squares of 8 × 8 cells, its steps
-// that go cell by cell took 46% to 96% longer (BenchmarkWorldDrift,
-// world=rts, speed=0.1 and 0.3, n=10000 and 100000).
+// that go cell by cell would take longer (BenchmarkWorldDrift, world=rts,
+// speed=0.1 and 0.3).
 const farGap = 4
 
 // farShift sets the side of a farSet's square, farSide = 2^farShift lower
 // cells. A larger square is gathered less often and gathers more boxes
-// for each of its cells to test: squares of 8 × 8 cells filtered 14
-// bounds a small box and tested 32 boxes, 4 × 4 filtered 24 and tested
-// 22, and took 9% longer; 16 × 16 took as long as 8 × 8 (the mixed
-// scene's step, 1,000,000 boxes, one worker).
+// for each of its cells to test: 4 × 4 cells filter more bounds a small box
+// than 8 × 8 and take longer, and 16 × 16 take as long as 8 × 8
+// (BenchmarkWorldStep, world=mixed/moved=100%, n=1000000).
 const (
 	farShift = 3
 	farSide  = 1 << farShift

@@ -36,19 +36,15 @@ type share struct {
 // the boxes' slots may use. The caller's next Moves write those slots,
 // and a line a helper read is then in the helper's cache as well: in a
 // world the caches hold, each such write waits for the other core to
-// give its copy up. In BenchmarkWorldDrift on the uniform scene, 100,000
-// boxes, two workers, a profile put 5.3 s of the 24.7 s sampled on the
-// store that follows Move's slot write, waiting for it (with one worker
-// the slot write took 0.27 s of 14.7), and the step took 93 ns a box
-// against 68 with one worker. With these passes on the caller (the check
-// of the boxes that may have left their fat bounds, the slots' test of
-// the candidates, and the catch-up's cells and block writes), three
-// rounds with two workers: the uniform drift at 0.01, 0.03 and 0.1 a step
-// 93.3 / 116 / 121 -> 68.8 / 94.3 / 98.8 ns a box, the all-moved Move
-// step 86.0 -> 57.6; the RTS and mixed scenes, whose candidates the
-// kernel tests from records, -16% to +8%, within the noise (geomean of 15
-// rows -8.0%). A large world misses the caches anyway, and keeps its
-// workers.
+// give its copy up. In BenchmarkWorldDrift on the uniform scene at 100,000
+// boxes, a CPU profile with two workers shows the store after Move's slot
+// write waiting for it, and the step takes longer than with one worker. So
+// these passes run on the caller in such a world: the check of the boxes
+// that may have left their fat bounds, the slots' test of the candidates,
+// and the catch-up's cells and block writes (BenchmarkWorldDrift and
+// BenchmarkWorldStep, moved=100%/move=each, workers=2; the RTS and mixed
+// scenes, whose candidates the kernel tests from records, no different). A
+// large world misses the caches anyway, and keeps its workers.
 func (w *World) slotWorkers(n int) int {
 	if !w.large() {
 		return 1
@@ -72,18 +68,17 @@ func (w *World) workers(items, perWorker int) int {
 //
 // A goroutine can begin long after the go statement that starts it: on a
 // virtual machine whose idle cores sleep, BenchmarkGoStart in package
-// internal/crew measured a median over half a millisecond, longer than a
-// whole step of 10,000 boxes. So each helper first takes its share, and
-// the caller, once its own share is done, does every share that no helper
-// has taken instead of waiting for a helper to begin. A helper that begins
-// after its share was taken does nothing; one that begins during a later
-// run may take that run's share of its number, which is the same work.
+// internal/crew finds it can take longer than a whole step of 10,000 boxes.
+// So each helper first takes its share, and the caller, once its own share
+// is done, does every share that no helper has taken instead of waiting for
+// a helper to begin. A helper that begins after its share was taken does
+// nothing; one that begins during a later run may take that run's share of
+// its number, which is the same work.
 //
 // Each helper does one share and returns. A crew.Crew whose helpers spin
 // between the runs of a MoveBoxes or a Pairs call, started once a call,
-// made the moves of BenchmarkWorldStep's all-moved step on the mixed
-// scene at 10,000 boxes with two workers take a third longer, and no
-// row's step significantly shorter.
+// made the moves of BenchmarkWorldStep's all-moved step on the mixed scene
+// at 10,000 boxes with two workers take longer, and no row's step shorter.
 func (w *World) fanOut(n int, task func(w *World, worker int)) {
 	c := &w.fan
 	if n <= 1 {

@@ -106,30 +106,22 @@ type fatState struct {
 // build when no more than one of its boxes in escapeShare escaped
 // (sample). A step served from the candidates costs about a + b·e a box
 // for e escapes a box, the escaped boxes' queries and the merges they
-// bring; on boxes that travel (BenchmarkWorldDrift's motion at 0.01 to
-// 0.08 a step, 100,000 boxes, each kind of step forced, one run), a + b·e
-// was 112 + 630e ns on the uniform scene, 151 + 2,974e on the RTS scene
-// and 214 + 6,254e on the mixed one with one worker, where the
-// cell-by-cell step took 189, 679 and 712: they break even at one escape
-// a box in 8.2, 5.6 and 12.6; with two workers at one in 11.4, 7.7 and
-// 11.4. Boxes at 0.03 a step escape one in 20 to 23 a step, and a step
-// served from the candidates cost 45% to 84% of one cell by cell. One in
-// 16 stays below every scene's break-even, at the price of steps cell by
-// cell that the candidates would serve for less: RTS boxes at 0.05 a step
-// escape one in 12 a step, and a step served from the candidates took 382
-// ns a box where cell by cell took 715.
+// bring; fitted on boxes that travel (BenchmarkWorldDrift, each kind of step
+// forced), it breaks even with the cell-by-cell step at one escape a box in
+// 6 to 13, by scene and number of workers. One in 16 stays below every
+// scene's break-even, at the price of some steps cell by cell that the
+// candidates would serve for less, as for the RTS scene's boxes at 0.05 a
+// step.
 //
 // The average weighs each step's count 1/rateSteps, and counts at most
 // one box in burstShare a step, so that a burst does not drop the
-// candidates alone: boxes that travel escape in waves, up to 62% of them
-// in one step of BenchmarkWorldDrift at 0.03 a step where a twentieth
-// escape on average, and a wave costs its queries, where a drop costs
-// two or three steps cell by cell and a build: at 100,000 boxes that did
-// not move, from four fifths of a cell-by-cell step's time above on the
-// uniform scene to nearly two on the mixed one (BenchmarkBuildFat), and
-// more with the grown margins of boxes that travel. Steps where a quarter
-// of the boxes or more escape drop them from the fifth such step on,
-// sooner when the average was already high.
+// candidates alone: boxes that travel escape in waves, most of them in one
+// step of BenchmarkWorldDrift where a twentieth escape on average, and a
+// wave costs its queries, where a drop costs two or three steps cell by cell
+// and a build, which takes about as long as a cell-by-cell step or longer
+// (BenchmarkBuildFat), and longer with the grown margins of boxes that
+// travel. Steps where a quarter of the boxes or more escape drop them from
+// the fifth such step on, sooner when the average was already high.
 const escapeShare = 16
 
 // rateSteps and burstShare: see escapeShare.
@@ -140,12 +132,12 @@ const (
 
 // sampleRest: after more windows of the sample in a row with many escapes
 // than its margins take to grow to their largest, that many full steps go
-// without the sample's checks, which cost a world of boxes that travel 5%
-// of its steps (BenchmarkWorldDrift). The first check after them counts
-// nothing (rested): the sampled boxes moved in the steps without checks,
-// and a box that travels would then escape for four steps' motion at once;
-// counted, those escapes found the sample noisy after every rest, and the
-// RTS scene's boxes at 0.01 a step never had their candidates built again.
+// without the sample's checks, which are a cost to a world of boxes that
+// travel (BenchmarkWorldDrift). The first check after them counts nothing
+// (rested): the sampled boxes moved in the steps without checks, and a box
+// that travels would then escape for four steps' motion at once; counted,
+// those escapes found the sample noisy after every rest, and the RTS scene's
+// boxes at 0.01 a step never had their candidates built again.
 const sampleRest = 3
 
 // sampleMin: while the candidates are dropped, the sampled slots keep fat
@@ -310,22 +302,18 @@ const maxGrow = 3
 // a share of the box's width, and where small boxes jitter by a fifth of
 // their width and boxes eight times wider by as little, the large ones
 // given the small ones' growth got fat bounds 1.5 times their width, each
-// overlapping its neighbours'. On the RTS scene at 100,000 boxes, whose
-// buildings took the units' growth, a build now leaves 11.7 candidates a
-// box where it left 17.3 (6.6 pairs a box, after 20 all-moved steps), and
-// BenchmarkWorldStep's all-moved step with one worker took 17% to 30%
-// less on the RTS and mixed scenes at 10,000 and 100,000 boxes, the
-// uniform scene's no different (three interleaved rounds, with
-// kernelShare counted against the Dynamic boxes).
+// overlapping its neighbours'. Compared in world units, the margins leave a
+// build of the RTS scene two candidates a box for every three that growths
+// leave, and BenchmarkWorldStep's all-moved step takes less time on the RTS
+// and mixed scenes, the uniform scene's no different.
 //
 // The candidates are used in a world of any size, however far apart in
 // memory the two boxes of a candidate are: the kernel loads each box's
 // record whole (batch.PairKeys), and where the boxes were inserted in no
 // spatial order, so that each of those loads misses the caches, the step
-// served from the candidates still took 259 ns a box where the
-// cell-by-cell step took 458 (BenchmarkWorldStep, world=mixed,
-// moved=100%, workers=1, n=1000000), and 243 where it took 634 on the
-// RTS scene inserted in random order.
+// served from the candidates still takes less time than the cell-by-cell
+// step (BenchmarkWorldStep, world=mixed/moved=100%/workers=1, n=1000000, and
+// the RTS scene inserted in random order).
 func (w *World) build() {
 	v := &w.fat
 	ms := v.margins[:0] // the sampled boxes' margins, 0 for one at growth 0

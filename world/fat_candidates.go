@@ -298,15 +298,13 @@ func (w *World) joinShare(k int) {
 // must be kept: every box moved since the last step is copied there, and
 // the boxes that move are the Dynamic ones, so the copies a step pays for
 // are counted against them, not against every box: on the RTS map with its
-// buildings Static (BenchmarkWorldMapStep), with 1.9 candidates a box and
-// 5.6 a Dynamic box at 10,000 boxes, the slots' test that a count against
-// every box chose made the step take 68.6 ns a box against 35.4 (three
-// interleaved rounds, medians). On the RTS and mixed scenes, about fourteen
-// candidates a box, the kernel made the step 26% to 55% faster; on the
-// uniform scene, half a candidate a box, the copies cost more than the
-// kernel saved, and the step was 19% to 38% slower at 100,000 boxes
-// (BenchmarkWorldStep, moved=100%, move=each, workers=1, n=10000 and
-// 100000, single runs).
+// buildings Static (BenchmarkWorldMapStep), about two candidates a box but
+// more than five a Dynamic box, a count against every box would choose the
+// slots' test, which takes twice the kernel's time there. On the RTS and
+// mixed scenes, about fourteen candidates a box, the kernel makes the step
+// faster; on the uniform scene, half a candidate a box, the copies cost more
+// than the kernel saves (BenchmarkWorldStep,
+// moved=100%/move=each/workers=1).
 const kernelShare = 2
 
 // chooseTest decides how this step tests the candidates and, for the
@@ -355,11 +353,10 @@ func (w *World) copyRecord(i int32) int {
 // copyDirty copies the boxes marked dirty to the records, on the workers
 // as MoveBoxes shares its boxes (moveWorkers): each copy reads a slot and
 // writes a record, both misses in a large world, and where every box
-// moved it is a pass over all of them, which on the calling goroutine
-// alone took 8 of the 101 ns a box of a step of the RTS scene at 1,000,000
-// boxes with two workers (BenchmarkWorldStep, moved=100%, the copy timed
-// in the step). The dirty list holds each slot once, so the workers write
-// different records.
+// moved it is a pass over all of them, which on the calling goroutine alone
+// keeps the other workers waiting (BenchmarkWorldStep,
+// world=rts/moved=100%/workers=2, n=1000000). The dirty list holds each slot
+// once, so the workers write different records.
 func (w *World) copyDirty() {
 	v := &w.fat
 	n := w.moveWorkers(len(w.dirty.list))
@@ -423,8 +420,8 @@ func (w *World) testShare(k int) {
 // end of found and moves the end on by overlapsAll's answer, so that
 // neither the test nor the append branches on it: on the uniform scene
 // about half of the candidates tested here overlap, and the branches
-// mispredicted at random (BenchmarkWorldStep, world=uniform/moved=100%:
-// 7% to 13% less at 100,000 boxes).
+// mispredicted at random (BenchmarkWorldStep, world=uniform/moved=100%,
+// n=100000).
 func (w *World) testSlots(found, cand []uint64) []uint64 {
 	n := len(found)
 	found = slices.Grow(found, len(cand))[:n+len(cand)]
@@ -477,8 +474,8 @@ func b2u(b bool) uint8 {
 // line, where six columns by slot put them in six lines, each a miss in a
 // world whose columns outgrow the L2 cache. When every filter is
 // DefaultFilter, which allows every pair, it reads none: on the RTS scene,
-// nine pairs a box, the reads of both filters of each overlapping pair
-// took 5% of the step (BenchmarkWorldStep, world=rts, moved=100%).
+// nine pairs a box, the reads of both filters of each overlapping pair were
+// a cost the step can do without (BenchmarkWorldStep, world=rts/moved=100%).
 func (w *World) testKernel(found, cand []uint64, t *pairTest) []uint64 {
 	v := &w.fat
 	if t.bits == nil {

@@ -11,15 +11,13 @@ import "slices"
 // candidates are merged into cand.
 //
 // The merge filters every candidate, however few boxes escaped, on the
-// calling goroutine: on the RTS scene at 100,000 boxes, sixteen
-// candidates a box, it took 31 to 40 ns a box of a step of about 280 with
-// one worker and 190 with two (BenchmarkWorldStep, world=rts,
-// moved=100%, move=bulk, with scratch timers), and split among two
-// workers it is no faster, being bound by memory. The kernel's test skips
-// the stale keys at no cost a key (a dead box's column holds a NaN),
-// where a check of each key for a dead box cost as much as the merge
-// saved; the test of boxes' slots, used with fewer than kernelShare
-// candidates a box, would pay that check, where the merge costs little.
+// calling goroutine: split among two workers it is no faster, being bound by
+// memory (BenchmarkWorldStep, world=rts/moved=100%/move=bulk, whose boxes
+// have sixteen candidates each). The kernel's test skips the stale keys at
+// no cost a key (a dead box's column holds a NaN), where a check of each key
+// for a dead box cost as much as the merge saved; the test of boxes' slots,
+// used with fewer than kernelShare candidates a box, would pay that check,
+// where the merge costs little.
 func (w *World) refreshFat() {
 	v := &w.fat
 	if len(v.esc) == 0 {

@@ -7,11 +7,10 @@ import "github.com/obb2d/obb2d/obb"
 // just computed the box's reach to find that cell (bound.Reach), and the
 // check needs nothing else but the fat bounds: Move makes it there, and
 // MoveBoxes on its workers, and the step checks only the boxes they could
-// not vouch for, the unsure ones. Made again in the step, the check was a
-// second pass over every moved box's slot with a second Reach, a quarter of
-// the all-moved step on the uniform scene (BenchmarkWorldStep,
-// world=uniform/moved=100%, workers=1, n=10000 and 100000, without the
-// check: 26% less).
+// not vouch for, the unsure ones. Made again in the step, the check would be
+// a second pass over every moved box's slot with a second Reach, a large
+// share of the all-moved step on the uniform scene (BenchmarkWorldStep,
+// world=uniform/moved=100%/workers=1).
 //
 // The invariant, while the candidates are in use (fatState.valid, which
 // only Pairs and Clear change), once the catch-up has run: every dirty slot

@@ -63,10 +63,10 @@ const (
 // or three cache lines past the lane count, and a hit's read of its filter
 // was a miss the kernel's answer had to wait for. common, n, next, the
 // rectangle and the first 9 handles share one line, so a question that
-// walks a crowded cell's blocks reads one line of a block it skips. On the uniform map, whose boxes all
-// have DefaultFilter, Query and Any took 10% to 16% less time at 1,000,000
-// and 4,000,000 boxes (BenchmarkWorldQuery, four interleaved rounds; the
-// RTS map's rows within the noise).
+// walks a crowded cell's blocks reads one line of a block it skips. It pays
+// where the world outgrows the cache and the boxes share their filters, as
+// the uniform map's do (BenchmarkWorldQuery, world=uniform, n=1000000 and
+// n=4000000).
 type block struct {
 	cols   batch.Block
 	n      int32
@@ -85,11 +85,9 @@ type block struct {
 // columns take three lines, and no load of a group's column, 32 bytes,
 // straddles two. Unpadded, at under 600 bytes, a block's columns began
 // anywhere in a line, and the kernels' loads split across lines
-// (measured with columns of 16 lanes, each one line: BenchmarkWorldQuery,
-// uniform and mixed scenes, 4% to 9% faster padded; BenchmarkWorldStep,
-// uniform, 1,000,000 boxes, moved=100%: 7% faster; the RTS scene's
-// moved=1% step on one worker at 1,000,000 boxes, whose pairs outnumber
-// its boxes ten to one, 4% slower).
+// (BenchmarkWorldQuery; BenchmarkWorldStep, moved=100%). Of the steps only
+// the RTS scene's moved=1% one, whose pairs outnumber its boxes ten to one,
+// is slower padded.
 var _ [0]struct{} = [unsafe.Sizeof(block{}) % 64]struct{}{}
 
 // blockHead is how many bytes of a block a question may read whatever the
@@ -224,13 +222,12 @@ func coord(v, s float64) int32 {
 	inv := math.Float64frombits(0x7fe0000000000000 - math.Float64bits(s)) // 2⁻ᵉ for s = 2ᵉ
 	// Clamping before the floor gives the same as after it, the bounds
 	// being integers; the conversion then truncates toward zero, which is
-	// the floor except for a negative non-integer. (math.Floor is a call
-	// the compiler does not inline: a tenth of a query.) The clamp, Go's
-	// min and max with their NaN and signed-zero cases, is skipped when c
-	// is inside the bounds, as it is for every box the grid holds but the
-	// farthest. With the clamp always, the uniform scene's step at 10,000
-	// boxes, every box moved, took 0.7% and 10.1% longer by MoveBoxes and
-	// 2.3% and 5.1% by Move (BenchmarkWorldStep's step in an A/B harness).
+	// the floor except for a negative non-integer. (math.Floor is a call the
+	// compiler does not inline.) The clamp, Go's min and max with their NaN
+	// and signed-zero cases, is skipped when c is inside the bounds, as it
+	// is for every box the grid holds but the farthest. The clamp on every
+	// call costs the all-moved step (BenchmarkWorldStep, moved=100%,
+	// n=10000).
 	c := v * inv
 	if !(c > -maxCoord && c < maxCoord) {
 		c = min(max(c, -maxCoord), maxCoord)
@@ -332,11 +329,9 @@ func (g *grid) cellIrregular(b obb.Box) (k cellKey, r, tx, ty float64, ok bool) 
 // find the moved boxes' cells on several workers (sortMoves, checkCells)
 // then only read reach (and the Static grid's rectangles), which change
 // only on the caller's goroutine
-// (TestTurnedBoxStaysFound). On the uniform scene a query tests 2.5
-// blocks instead of 3.3 and takes 8% less time at 10,000 boxes, 16% at
-// 1,000,000 and 21% at 4,000,000; Any 12% to 25% less; RTS and mixed
-// queries 3% to 25% less (BenchmarkWorldQuery's footprints, timed in one
-// binary against widening by R).
+// (TestTurnedBoxStaysFound). On the uniform scene a query then tests three
+// blocks where widening by R tests four, and on every scene queries take
+// less time (BenchmarkWorldQuery).
 //
 // holds reports whether box x, of reach r, found in cell k and block blk
 // may stay there: its reach within the level's, and in the Static grid its
@@ -350,13 +345,11 @@ func (g *grid) holds(k cellKey, blk int32, r float64, x obb.Box) bool {
 
 // cellAt returns the cell of a box centered at c of finite reach r. The
 // passes over moved boxes (sortMoves, checkCells, Move's recell) call it
-// only for a box that stays does not keep in its cell: called for every
-// box, before stays, it cost Move of every box at 10,000 boxes 3.5% to
-// 6.2% against its body written out, a call the compiler does not inline
-// (cost 213 against a budget of 80) spilling the loop's registers; called
-// after stays, as often as boxes leave their cells, it costs nothing
-// measurable (BenchmarkWorldStep, moved=100%, one worker, 10k and 100k,
-// three scenes, three rounds: -2.09%, every row within the noise).
+// only for a box that stays does not keep in its cell: called for every box,
+// before stays, it would be a call the compiler does not inline (its cost is
+// above the budget of 80) that spills the loop's registers; called after
+// stays, as often as boxes leave their cells, it costs nothing measurable
+// (BenchmarkWorldStep, moved=100%).
 func (g *grid) cellAt(c obb.Vec2, r float64) cellKey {
 	level := g.levelFor(r)
 	_, s := sizes(level)

@@ -18,23 +18,19 @@ import (
 // slot. Deferred, the writes of many Moves go together: where a quarter of
 // the boxes moved, in one pass over every block in memory order, as
 // MoveBoxes writes (settle); otherwise one after another in a loop whose
-// misses overlap (BenchmarkWorldStep, world=uniform/moved=100%/move=each,
-// n=1000000: from 167 to 102 ns a box with one worker, 144 to 66 with two;
-// no slower with 1% moved; n=100000, 6 to 10 MiB of blocks: 15% less on the
-// uniform scene, 5% on RTS, 7% on mixed with one worker, 34%, 12% and 20%
-// with two). In a world whose blocks the L2 cache holds, Move writes the
-// block at once: deferring there cost up to 28% (n=10000, under 1 MiB of
-// blocks, uniform, two workers) and 3% to 7% of the 1% step.
+// misses overlap (BenchmarkWorldStep, moved=100%/move=each, n=100000 and
+// n=1000000, with one worker and with two, and no slower with 1% moved). In
+// a world whose blocks the L2 cache holds, Move writes the block at once:
+// deferring there costs both steps (the same benchmark at n=10000).
 //
 // With more than one worker, such a world's Move leaves the box's cell to
 // the catch-up too: finding it (grid.cellOf) is most of what a Move then
 // costs, and the catch-up finds the cells of all the noted boxes on the
 // workers (checkCells), then moves the boxes that left their cells one by
 // one, in the order of the notes, as Move would have (BenchmarkWorldStep,
-// world=uniform/moved=100%/move=each/workers=2: 8.6% less at 1,000,000
-// boxes, 10.8% at 4,000,000; RTS and mixed no different). With one worker
-// it does not: the catch-up reads every noted slot a second time, and that
-// made the step 3% slower.
+// world=uniform/moved=100%/move=each/workers=2, n=1000000 and n=4000000).
+// With one worker it does not: the catch-up reads every noted slot a second
+// time, which costs more than it saves.
 //
 // The reading methods may run on several goroutines at once, so the first
 // to find the world behind catches it up under a mutex while the others
@@ -65,8 +61,7 @@ var laterBytes = defaultLaterBytes
 // take more than laterBytes once a sixteenth of the boxes or more were
 // marked dirty since the last Pairs. Fewer Moves are cheaper written at
 // once in such a world, where the blocks' lines miss only the L2 cache
-// (n=100000, moved=1%: 4% to 5% more a moved box when every Move wrote
-// later, uniform scene, one and two workers).
+// (BenchmarkWorldStep, world=uniform/moved=1%/move=each, n=100000).
 func (w *World) writesLater() bool {
 	b := w.blockBytes()
 	return b > largeBytes || b > laterBytes && laterShare*len(w.dirty.list) >= w.n
@@ -179,9 +174,8 @@ func (w *World) checkAll(n int) {
 // inside their fat bounds (fat_unsure.go: the Moves left that check to
 // the catch-up too). It copies the poses of reachChunk slots at a time
 // into columns for batch.Reaches and finds the cells from the reaches as
-// sortMoves does (BenchmarkWorldStep, moved=100%/move=each/workers=2, in
-// an A/B harness alternating with one box's reach and cell at a time:
-// 18% less at 100,000 boxes, 4% at 1,000,000).
+// sortMoves does (BenchmarkWorldStep, moved=100%/move=each/workers=2): a
+// batch of reaches costs less than one box's reach and cell at a time.
 func (w *World) checkCells(k int) {
 	l := &w.lag
 	list := l.list[k*len(l.list)/l.shares : (k+1)*len(l.list)/l.shares]

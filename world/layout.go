@@ -81,10 +81,10 @@ func (g *grid) compact() {
 // entering cells. Compared with the boxes it holds now, which count those
 // that entered, a grid that only grows would never be due again after its
 // first 1,024 boxes, and a world built by Insert one box at a time would
-// keep its blocks in the order the boxes came: the 1% step of the uniform
-// scene's 4,000,000 boxes took twice as long a moved box on it as on the
-// same world loaded by InsertBoxes (BenchmarkPeerStep's obb2d-world rows
-// against BenchmarkWorldStep's).
+// keep its blocks in the order the boxes came, and its 1% step would cost
+// far more than that of the same world loaded by InsertBoxes
+// (BenchmarkPeerStep's obb2d-world rows, whose world Insert builds, against
+// BenchmarkWorldStep's).
 func (g *grid) due() bool { return g.churn >= max(min(g.laid, g.boxes), 1024) }
 
 // permute moves each block b, and its fat bounds when the grid keeps them,

@@ -194,10 +194,9 @@ func (m *moves) split(n int) {
 // rising[k] whether the slots of its handles ascend (markRun). The
 // caller panics with slot's message, so that no goroutine but the caller's
 // panics. It reads the World's tags, a byte a slot, which Contains reads
-// too, where the slots' live and gen fields are in 56-byte slots: at
-// 1,000,000 boxes the check took 9 ns a box from the slots and takes 1.5
-// from the tags (timed in one binary against the slots' form, uniform
-// scene, one worker: BenchmarkWorldStep's moved=100%, move=bulk moves).
+// too, not the live and gen fields of the 56-byte slots: the tags of a world
+// the cache does not hold still fit in it, and its slots do not
+// (BenchmarkWorldStep, moved=100%/move=bulk, n=1000000).
 func (w *World) checkMoves(k int) {
 	m := &w.moves
 	m.bad[k] = -1
@@ -255,10 +254,7 @@ func (w *World) sortRange(c, lo, hi int) {
 		end := min(lo+reachChunk, hi)
 		// The columns and reaches cut to the length of hs, so that the
 		// compiler proves the loop's loads in bounds and checks none of
-		// them: the all-moved uniform step 1% to 5% faster in six of
-		// nine runs at 10,000 to 1,000,000 boxes, within the noise in the
-		// others (BenchmarkWorldStep, moved=100%, move=bulk, one worker,
-		// timed in one binary).
+		// them (BenchmarkWorldStep, moved=100%/move=bulk).
 		hs := m.hs[lo:end]
 		n := len(hs)
 		cx, cy, ux, uy, hx, hy := b.CX[lo:end], b.CY[lo:end], b.UX[lo:end], b.UY[lo:end], b.HX[lo:end], b.HY[lo:end]
@@ -320,10 +316,8 @@ func (w *World) sortRange(c, lo, hi int) {
 // made on the stack by narrow stores and copied by 16-byte loads, and a
 // load that spans several stores waits for them to reach the cache: the
 // processor forwards a store to a load only whole (as in pairs'
-// scatterRange). Set in place, MoveBoxes of 1% of the uniform scene's
-// boxes at 1,000,000 takes 2% to 3% less (BenchmarkWorldStep's moved=1%,
-// move=bulk step, its moves timed in one binary against the appended
-// form).
+// scatterRange). Set in place, they make MoveBoxes of a few boxes of a large
+// world cheaper (BenchmarkWorldStep, moved=1%/move=bulk, n=1000000).
 func extend[T any](l []T) ([]T, *T) {
 	if len(l) == cap(l) {
 		l = slices.Grow(l, 1)
@@ -339,10 +333,10 @@ const reachChunk = 256
 // sortAhead is how many boxes ahead sortRange asks for the slot and the
 // fat bounds of a box, when the step moved few boxes of a large world
 // (writeSorted): their slots are then scattered, and each is a cache miss
-// (writeAhead gives the measurements). When a quarter of the boxes or more
-// moved, asking cost 7% to 11% of the uniform all-moved step at 1,000,000
-// boxes whose handles ascend, as BenchmarkWorldStep's do: their slots are
-// read in order, which the processor's own prefetcher follows.
+// (BenchmarkWorldStep, moved=1%/move=bulk; see writeAhead). When a quarter
+// of the boxes or more moved, asking costs more than it saves where their
+// handles ascend, as BenchmarkWorldStep's do: their slots are then read in
+// order, which the processor's own prefetcher follows.
 const sortAhead = 8
 
 // markMoves is worker k's share of the check for repeated handles and of
@@ -352,9 +346,9 @@ const sortAhead = 8
 // one needs atomic operations, and each worker lists the slots it marks in
 // the order of hs; the dirty list takes the workers' lists one after the
 // other. It stops at a repeated slot, and the caller then takes back the
-// marks. On the calling goroutine alone, the check and the marks were two
-// passes over hs while the other workers waited: about 3 ns a box of the
-// 1M uniform step (BenchmarkWorldStep, moved=100%, workers=2).
+// marks. On the calling goroutine alone, the check and the marks would be
+// two passes over hs while the other workers wait (BenchmarkWorldStep,
+// moved=100%/move=bulk/workers=2).
 func (w *World) markMoves(k int) {
 	m := &w.moves
 	n, words := len(m.bounds)-1, len(w.dirty.bits)
@@ -401,12 +395,9 @@ func (w *World) markMoves(k int) {
 // repeats, so no bitset of the slots seen is needed, and the handles of
 // words lo to hi - 1 are one run of hs, which a binary search finds, so
 // each worker reads its run, not the whole of hs. It appends the slots it
-// marks dirty to marked, in the order of hs, as markMoves does. At
-// 1,000,000 boxes of the uniform scene, every one moved in the order of
-// their handles, the marks took 3.3 ns a box against 5.4 with one worker,
-// 1.6 against 3.6 with two, and the step (MoveBoxes and Pairs) 2.4% and
-// 2.2% less time; at 100,000 boxes 1.1% and 5.3% less (timed in one
-// binary against markMoves' general pass, 20 steps of each).
+// marks dirty to marked, in the order of hs, as markMoves does. The marks
+// then cost less than markMoves' general pass with one worker and with two
+// (BenchmarkWorldStep, moved=100%/move=bulk, whose handles ascend).
 func (w *World) markRun(marked []int32, lo, hi int) []int32 {
 	m, touched := &w.moves, w.dirty.bits
 	first, _ := slices.BinarySearchFunc(m.hs, lo, func(h Handle, word int) int { return cmp.Compare(int(h>>14), word) })

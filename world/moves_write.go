@@ -26,15 +26,14 @@ const (
 // cache (laterBytes, lag.go), a pass over every block in memory order, on
 // the workers, each dirty lane copying its slot's pose, reads the slots in
 // a random order but writes each block once, in order, and needs no sort
-// (BenchmarkWorldStep, moved=100%: faster from 100,000 boxes on). Where
-// the L2 cache holds the blocks, the writes in the caller's order cost
-// less than that second pass over the slots (the uniform scene at 10,000
-// boxes, 1 MB of blocks: 4% to 8% less with one worker and with two; RTS
-// and mixed no different). For fewer boxes the pass would cost more than
-// the moves. In a large world (regions.go) they are then sorted by region
-// of blocks, so that the writes do not miss the cache and the TLB on every
-// box as writes in the caller's order do; in a world the caches hold, the
-// caller's order costs no more than any other.
+// (BenchmarkWorldStep, moved=100%, n=100000 and more). Where the L2 cache
+// holds the blocks, the writes in the caller's order cost less than that
+// second pass over the slots (BenchmarkWorldStep, moved=100%, n=10000). For
+// fewer boxes the pass would cost more than the moves. In a large world
+// (regions.go) they are then sorted by region of blocks, so that the writes
+// do not miss the cache and the TLB on every box as writes in the caller's
+// order do; in a world the caches hold, the caller's order costs no more
+// than any other.
 func (w *World) writeMode(m int) writeMode {
 	switch {
 	case forcedWrites >= 0:
@@ -113,31 +112,19 @@ func (w *World) settleBlocks(blocks []block, ahead bool) {
 // take more than settleAheadBytes. The slots are read in a random order,
 // a cache miss each, and a TLB miss too in a large world; asked for
 // ahead, their misses overlap instead of stalling each lane's copy in
-// turn (BenchmarkWorldStep, moved=100%/move=bulk, at 1,000,000 boxes and
-// more; 8 or 16 blocks ahead measured the same as 4).
-// One call of batch.PrefetchMarked asks for a block's dirty slots: a
-// call of batch.Prefetch a slot cost about as much as it saved where the
-// slots sit in the L3 cache. Timed in one binary against a Prefetch a
-// slot (BenchmarkWorldStep's all-moved MoveBoxes step on the uniform
-// scene, medians of the per-round ratios, two runs each): 0.853 and 0.827
-// at 100,000 boxes, 0.950 and 0.928 at 1,000,000, 0.748 with two workers
-// at 1,000,000; at 100,000 boxes the RTS scene's 0.955, the mixed scene's
-// 0.959.
+// turn (BenchmarkWorldStep, moved=100%/move=bulk, n=1000000; further ahead
+// gains nothing). One call of batch.PrefetchMarked asks for a block's dirty
+// slots: a call of batch.Prefetch a slot costs about as much as it saves
+// where the slots sit in the L3 cache (the same benchmark at n=100000).
 const settleAhead = 4
 
 // settleAheadBytes: in a world whose slots take more than this (twice the
 // L2 cache of an Intel Xeon with 2 MiB a core), settle asks for them ahead
-// even when its blocks do not make the world large. Where the L2 cache
-// holds most of the slots the asking
-// costs more than it saves. Timed in one binary, the uniform scene's
-// all-moved MoveBoxes step with one worker, asking against not: 5% slower
-// at 40,000 boxes (2.2 MB of slots) and 2% at 60,000 (3.4 MB); 4% faster
-// at 80,000 (4.5 MB), 0% to 8% at 100,000 (5.6 MB; five runs), 9% and 10%
-// at 150,000 (8.4 MB; two runs); at 100,000 boxes the mixed scene's 4.5%
-// faster, the RTS scene's the same, and with two workers each the same.
-// With batch.PrefetchMarked, on an AMD EPYC with a 1 MiB L2 cache, asking
-// against not: 10% and 4% slower at 40,000 boxes, 4% and 14% at 60,000,
-// 3% and 14% faster at 80,000.
+// even when its blocks do not make the world large. Where the L2 cache holds
+// most of the slots the asking costs more than it saves: the all-moved
+// MoveBoxes step breaks even between 60,000 and 80,000 boxes of the uniform
+// scene (3.4 and 4.5 MB of slots), on the Intel Xeon and on an AMD EPYC with
+// a 1 MiB L2 cache alike (BenchmarkWorldStep, moved=100%/move=bulk).
 const settleAheadBytes = 4 << 20
 
 // prefetchSlots asks for the boxes of the dirty slots of blk's lanes. A
@@ -195,12 +182,9 @@ func (w *World) writeMoves(k int) {
 // group of lanes it will write. The boxes are sorted by region of blocks,
 // but a step that moved few of a large world's boxes has a few in each
 // region, each in a block of its own, so every write misses the cache.
-// Asked for ahead, the misses of several writes overlap. Timed in one binary against not asking (BenchmarkWorldStep's
-// moved=1% MoveBoxes step on the uniform scene, one worker, medians of the
-// per-round ratios), with sortRange's slots asked for ahead too: 0.916 at
-// 4,000,000 boxes, 0.921, 0.922 and 0.924 at 1,000,000 (three runs), 0.937
-// with two workers; the RTS scene's, which its standing pairs dominate,
-// within the noise. Each alone took 2% to 5% off.
+// Asked for ahead, the misses of several writes overlap (BenchmarkWorldStep,
+// world=uniform/moved=1%/move=bulk, n=1000000 and n=4000000; the RTS scene's
+// step, which its standing pairs dominate, gains nothing measurable).
 const writeAhead = 8
 
 // cut returns where worker k of n starts in sorted (writeMoves).

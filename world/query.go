@@ -20,10 +20,8 @@ func (w *World) Query(dst []Handle, b obb.Box, mask uint32) []Handle {
 	start := len(dst)
 	dst, _ = w.hits(dst, b, mask, false)
 	if len(dst)-start > 1 {
-		// Most footprints hit one box or none: without the call of
-		// slices.Sort for them, uniform and RTS queries took 2% to 3% less
-		// time at 10,000 and 100,000 boxes (BenchmarkWorldQuery's
-		// footprints, timed in one binary).
+		// Most footprints hit one box or none: slices.Sort is not called for
+		// them (BenchmarkWorldQuery).
 		slices.Sort(dst[start:])
 	}
 	return dst
@@ -95,10 +93,9 @@ func (w *World) QueryPoint(dst []Handle, p obb.Vec2, mask uint32) []Handle {
 // that can contain the point. A box that contains it has it within its
 // bounds (QueryPoint), which lie within its reach of its center, and so
 // within r: the float64 differences round monotonically, so they stay
-// within the float64 r. QueryPoint at BenchmarkWorldQuery's footprints'
-// centers takes 19% to 32% less time than with ContainsPoint on every
-// lane of the cells it visits, on the uniform and RTS scenes at 10,000
-// and 1,000,000 boxes (timed in one binary).
+// within the float64 r. Two differences and two compares a lane, it is
+// cheaper than ContainsPoint on every lane of the cells QueryPoint visits,
+// and leaves it a lane or two.
 func nearPoint(blk *block, px, py, r float64) uint64 {
 	var bits uint64
 	for i := int32(0); i < blk.n; i += groupLanes {
@@ -124,7 +121,7 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 	}
 	// Field by field: a composite literal stored the six fields one by one
 	// and copied them with 16-byte loads, which the CPU cannot forward from
-	// the stores (5% of a CPU profile of BenchmarkWorldQueryPlaces, places=16).
+	// the stores (a CPU profile of BenchmarkWorldQueryPlaces, places=16).
 	var q batch.Query
 	q.CX, q.CY, q.UX, q.UY, q.HX, q.HY = b.Center.X, b.Center.Y, b.Axis.X, b.Axis.Y, b.Half.X, b.Half.Y
 	found := false
@@ -153,19 +150,14 @@ func (w *World) hits(dst []Handle, b obb.Box, mask uint32, first bool) ([]Handle
 		}
 		// visitLevel's walk over the cells, written out: the test of each
 		// block is then the closure above, which the compiler inlines
-		// here, not a call through a function value in walk. Query and
-		// Any at BenchmarkWorldQuery's footprints took 2% to 13% less time
-		// on the uniform scene at 10,000 and 1,000,000 boxes, 0% to 5% on
-		// the RTS scene (timed in one binary against visitLevel's walk).
+		// here, not a call through a function value in walk
+		// (BenchmarkWorldQuery, op=query and op=any).
 		for i := range g.levels {
 			// Any takes the coarsest level first: its boxes are the
 			// largest, so the likeliest to overlap b, and b's range of
 			// cells there is the smallest. Without a hit every level is
-			// walked either way. On the mixed scene (1% of the boxes a
-			// hundred times larger) Any took 23% to 34% less time, on
-			// the RTS scene 3.5% to 12% less, at 10,000 and 1,000,000
-			// boxes (timed in one binary against the finest level
-			// first, BenchmarkWorldQuery's footprints).
+			// walked either way. It pays most on the mixed and RTS scenes,
+			// whose large boxes are few (BenchmarkWorldQuery, op=any).
 			lv := g.levels[i]
 			if first {
 				lv = g.levels[len(g.levels)-1-i]

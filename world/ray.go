@@ -110,20 +110,16 @@ func (w *World) ray(origin, delta obb.Vec2, mask uint32, tmax *float32, fn func(
 // 2⁻¹⁶ of |p| + |d| + 4r, computed in float64, whose rounding is far inside
 // the margin. Each column's range of cells is widened by the pad; a box the
 // segment hits has its center within the pad of a point of it on each
-// coordinate. Padded by the level's R instead of its reach, RayCastAll of
-// BenchmarkWorldQuery's op=ray segments visits a quarter more boxes and
-// takes 13% to 20% longer on the uniform and RTS scenes, 5% to 12% on the
-// mixed one (timed in one binary, at 10,000 to 1,000,000 boxes).
+// coordinate. The pad takes the level's reach, not its R, which would visit
+// more boxes for no more hits (BenchmarkWorldQuery, op=ray).
 //
 // In the Static grid it skips the blocks whose rectangles (block_rects.go)
 // the segment misses by more than the slab test's rounding, the part of
 // the pad past r: a box the slab test hits lies within it of a point of
-// the segment on each coordinate, and its bounds hold the box. Mixed
-// segments, which start inside several of the large boxes and slab-tested
-// those near their start, took 23% to 41% less time, RTS segments of 30
-// units 20% less at 100,000 boxes (BenchmarkWorldQuery, op=ray and
-// op=sight, six interleaved rounds at 10,000 and 100,000 boxes; the other
-// rows within the noise).
+// the segment on each coordinate, and its bounds hold the box. Segments that
+// start inside several of the mixed scene's large boxes, and RTS segments
+// among the buildings, then skip the large boxes near their start
+// (BenchmarkWorldQuery, op=ray and op=sight).
 func (g *grid) visitSegment(seg *segment, tmax *float32, fn func(blk *block, pad float64) bool) bool {
 	px, py, dx, dy := seg.px, seg.py, seg.dx, seg.dy
 	scale := math.Abs(px) + math.Abs(py) + math.Abs(dx) + math.Abs(dy)
@@ -203,12 +199,9 @@ func (s *segment) meets(r *cellBounds, round float64) bool {
 // (|d| + 2·pad)·|d| for a center that passes, as pad ≥ 2⁻¹⁶·|d|; |d| is
 // math.Sqrt's, correctly rounded on every platform, and these bits only
 // choose the lanes that the slab test decides. A segment of length 0
-// passes every lane. RayCastAll of BenchmarkWorldQuery's op=ray segments,
-// 30 units long, slab-tests 5.6 to 6.1 of the 28.5 to 29.5 boxes of the
-// cells along them on the uniform scene, 11 to 12 of 64 to 75 on the RTS
-// one, and takes 32% to 38%, 27% to 31% and 21% to 51% (mixed scene) less
-// time than with a slab test of every lane (timed in one binary, at
-// 10,000 to 1,000,000 boxes).
+// passes every lane. Of the boxes of the cells along a segment, it leaves
+// the slab test a fifth on the uniform and RTS scenes, and saves more time
+// than it takes (BenchmarkWorldQuery, op=ray).
 func (s *segment) near(blk *block, pad float64) uint64 {
 	side := float64(float64(1.5*pad)*s.length) * (1 + 0x1p-40)
 	mid := s.mid
@@ -238,12 +231,10 @@ func (s *segment) near(blk *block, pad float64) uint64 {
 // widened by one pad, and the second pad, at least 2⁻¹⁶ of |p| + |d|,
 // covers the float64 rounding of the entry. The entries grow in the
 // segment's direction, and a box in a band entered after *tmax has a T
-// past it, so no tie with the best hit is lost. RayCast's segments from
-// BenchmarkWorldQuery's footprints, stopping against running to the end
-// (timed in one binary, at 10,000 to 1,000,000 boxes): 30 units long,
-// 27% to 30% less on the uniform scene, 11% to 19% RTS, 5% to 8% mixed;
-// 3,000 units long, 93% to 98% less on the uniform scene (2.2 against
-// 103 µs a segment at 1,000,000 boxes), 43% to 66% RTS, 76% to 88% mixed.
+// past it, so no tie with the best hit is lost. Stopping there, RayCast of a
+// segment that hits something costs what the segment crosses up to the hit,
+// which is most of the time saved on long segments (BenchmarkWorldQuery,
+// op=ray and op=sight).
 func (g *grid) columns(k int16, px, py, dx, dy, pad float64, tmax *float32, fn func(*block) bool) (stop, ok bool) {
 	_, s := sizes(int(k))
 	x0, x1 := coord(min(px, px+dx)-pad, s), coord(max(px, px+dx)+pad, s)
@@ -258,10 +249,10 @@ func (g *grid) columns(k int16, px, py, dx, dy, pad float64, tmax *float32, fn f
 		// by a pad and overlap by two pads, meet every row from y0 to y1;
 		// so the count would exceed the budget. (The decision only
 		// chooses between two visits that both cover every cell the
-		// segment needs.) RayCast of 3,000-unit segments on the RTS
-		// scene at 10,000 boxes, whose units' cells of side 2 make some
-		// 1,500 columns, 25% less time (BenchmarkWorldQuery's
-		// footprints, timed in one binary).
+		// segment needs.) A long segment on a fine level, the RTS scene's
+		// units' cells of side 2, then scans the level's cells instead of
+		// walking more columns than it has cells (BenchmarkWorldQuery,
+		// op=sight).
 		return false, false
 	}
 	for pass := first; pass < 2; pass++ {
@@ -317,12 +308,9 @@ func cellsAlong(x1, x0 int32, s, pad, dx, dy float64) float64 {
 // lastTile is the tile that the cell before along a segment was in, and
 // its entry (grid.entry: the mask of its cells and its index + 1, zeros
 // for none): the next cell is mostly in the same tile, and a segment
-// across empty land then costs a lookup per tile, not per cell. RayCast
-// of 3,000-unit segments on the RTS scene, whose bases lie apart, takes 5%
-// to 17% less at 10,000 to 1,000,000 boxes, of 30-unit ones 4% to 7% less,
-// and on the uniform scene within 3% either way (BenchmarkWorldQuery's
-// footprints, two runs, timed in one binary against g.head on every
-// cell).
+// across empty land then costs a lookup per tile, not per cell. That pays on
+// the RTS scene, whose bases lie apart, and costs nothing measurable on the
+// uniform one (BenchmarkWorldQuery, op=sight).
 type lastTile struct {
 	key   cellKey
 	occ   uint64

@@ -17,10 +17,9 @@ import (
 //
 // A world is large when its blocks take more than largeBytes: in memory
 // the caches hold, the sort is work for nothing. BenchmarkSortedPasses
-// (every box moved by MoveBoxes, then Pairs, uniform scene) measured the
-// sorted passes 14% slower at 10,000 boxes (1 MB of blocks), no different
-// at 100,000 (9 MB) and 30% faster at 1,000,000 (94 MB), on a machine with
-// a 32 MB L3.
+// (every box moved by MoveBoxes, then Pairs, uniform scene) finds the sorted
+// passes slower at 10,000 boxes (1 MB of blocks), no different at 100,000
+// (9 MB) and faster at 1,000,000 (94 MB), on a machine with a 32 MB L3.
 
 const (
 	defaultLargeBytes = 16 << 20

@@ -13,15 +13,12 @@ import (
 // memory bus about five times, where the LSD sort of each worker's list (a
 // counting pass and four digits at a million slots, each digit's pass
 // writing to 1,024 places spread over the whole list) and the merges
-// after it took eleven; two workers share the bus. On the RTS scene's
-// 1,000,000-box step, 9 million keys, two workers: 72.5 ns a box for
-// sortPart and mergeParts, 54.6 in buckets, the means of two runs
-// (BenchmarkWorldStep, world=rts, moved=100%, workers=2). With one worker,
-// on the mixed scene's 1,000,000-box step, which goes cell by cell and
-// finds 8 million keys: 585.5 ns a box with sortKeys, 475.7 in buckets,
-// the medians of three interleaved runs on a Xeon with 2 MiB of L2 a core
-// (world=mixed, moved=100%, move=bulk, workers=1). Below bucketMin keys,
-// half a megabyte, sortKeys' passes stay in the L2 cache.
+// after it took eleven; two workers share the bus. Buckets make the step
+// shorter with two workers on the RTS scene, whose 1,000,000-box step finds
+// 9 million keys, and with one on the mixed scene's, which goes cell by cell
+// and finds 8 million (BenchmarkWorldStep, moved=100%/move=bulk, n=1000000).
+// Below bucketMin keys, half a megabyte, sortKeys' passes stay in the L2
+// cache.
 
 // bucketMin is the fewest keys sortFound sorts in buckets.
 const bucketMin = 1 << 16

@@ -450,14 +450,10 @@ func (w *World) pairsOf(dst []uint64, h Handle, s *slot) []uint64 {
 		// visitLevel's walk over the cells, written out as in hits, so
 		// that the test of each block is the closure above inlined, not a
 		// call through a function value, and the Static grid's cells are
-		// skipped by their rectangles too (tileHeadsNear). Timed in one
-		// binary against visitLevel's walk, BenchmarkWorldStep's moved=1%
-		// MoveBoxes step with one worker took 8.5%, 4.9% and 1.2% less
-		// time on the uniform scene at 10,000, 100,000 and 1,000,000
-		// boxes, 3.0% and 1.4% less on the RTS scene at 10,000 and
-		// 100,000, and 3.7% and 7.8% less on the RTS scene with its
-		// buildings Static (BenchmarkWorldMapStep's world, a hundredth
-		// of the units moved).
+		// skipped by their rectangles too (tileHeadsNear): the 1% step takes
+		// less time, most in a small world (BenchmarkWorldStep,
+		// moved=1%/move=bulk; BenchmarkWorldMapStep's world with a hundredth
+		// of its units moved).
 		for _, lv := range g.levels {
 			x0, x1, y0, y1, few := g.cellsAround(lv, lo, hi, g.reach[int(lv)-minLevel])
 			if !few {

@@ -21,33 +21,23 @@ import (
 // query's range on that level, are those within 2R of its center, R the
 // level's reach. The prefetches change no answer.
 //
-// Waves replaced a pipeline that asked for each link some boxes ahead of
-// its query, one link a stage (the slot 8 boxes ahead, the entry 6, the
-// heads 4, the blocks 2). Sixteen interleaved rounds of
-// BenchmarkWorldStep on an AMD EPYC (family 26, model 2), uniform scene,
-// moved=1%, one worker, n=4000000: 768 → 660 ns a moved box with Move
-// (−14%), 814 → 739 with MoveBoxes (−9%); at 1,000,000 boxes and on the
-// RTS scene, within the noise. In one process (BenchmarkStepFloor's
-// step), waves of 8 and 32 boxes measured between the pipeline and waves
-// of 16, and waves of 64, or waves whose links were asked for one to four
-// waves ahead, little or no better than the pipeline. BenchmarkStepFloor also reads
-// the lines the queries read (some 18 a moved box) with nothing computed
-// and every address known in advance: on the same machine 42, 43, 65 and
-// 130 ns a moved box at 10,000, 100,000, 1,000,000 and 4,000,000 boxes,
-// where its step took 120, 165, 371 and 437. The floor itself grows with
-// n, as the lines move from the caches to memory.
+// Waves of 16 boxes take less time than a pipeline that asks for each link a
+// fixed number of boxes ahead of its query, one link a stage, and than waves
+// of 8, 32 or 64 boxes or waves asked for further ahead (BenchmarkWorldStep,
+// world=uniform/moved=1%/workers=1, n=4000000; BenchmarkStepFloor's step);
+// on the RTS scene, and at a million boxes, they take as long.
+// BenchmarkStepFloor also reads the lines the queries read, some 18 a moved
+// box, with nothing computed and every address known in advance: the step
+// takes a few times as long as that floor. The floor itself grows with n, as
+// the lines move from the caches to memory.
 //
 // The prefetches ask with batch.PrefetchFar, into the L2 cache on Intel
-// processors and into the L1 on others. Timed in interleaved rounds
-// against the other hint (BenchmarkWorldStep, moved=1%, one worker,
-// n=4000000, the uniform scene, with the pipeline), on an Intel Xeon
-// (family 6, model 207) PREFETCHT1 took 16% off the step with Move and 6%
-// with MoveBoxes (fourteen rounds), and on an AMD EPYC (family 26, model
-// 2) it added 16% and 10% (twelve rounds); at 1,000,000 boxes, and on the
-// RTS scene at 4,000,000, the Intel machine's steps took as long either
-// way, and MoveBoxes' own prefetches asked into its L2 cache gained
-// nothing. Why is not known, and the virtual machines it was timed on
-// have no hardware counters to tell.
+// processors and into the L1 on others. Against the other hint, each
+// shortens the step on its own vendor's processor (BenchmarkWorldStep,
+// world=uniform/moved=1%/workers=1, n=4000000, on an Intel Xeon and an AMD
+// EPYC), and makes no difference at a million boxes or on the RTS scene;
+// MoveBoxes' own prefetches gain nothing from the L2 hint. Why is not known:
+// the virtual machines it was timed on have no hardware counters to tell.
 const waveBoxes = 16
 
 // queriesAhead is items for the dirty boxes queue[start:end] of a large

@@ -3,13 +3,10 @@ package world
 // keepChunk is the fewest pair keys keepAll gives a worker. Spread over
 // workers, keep writes the first share into place and each other share to
 // a list of its own, which placeShare then copies into place: a pass more,
-// over all but the first share, than keep on one goroutine makes. With two
-// workers, on steps that moved one box in a hundred (BenchmarkWorldStep,
-// moved=1%, workers=2), one worker was faster at 100,000 boxes, about a
-// million pairs (RTS 2,261 → 2,205 ns a moved box, mixed 2,024 → 1,951,
-// against a chunk of 2^18), and two faster at 1,000,000, eight to eleven
-// million pairs (RTS 3,408 → 3,018, mixed 2,698 → 2,382, against a chunk
-// no step reaches).
+// over all but the first share, than keep on one goroutine makes. On steps
+// that moved one box in a hundred (BenchmarkWorldStep, moved=1%, workers=2),
+// one worker is faster for about a million pairs (the RTS and mixed scenes
+// at 100,000 boxes) and two for eight million and more (at 1,000,000).
 var keepChunk = 1 << 21 // a variable for the tests (KeepChunk)
 
 // keepAll is keep on as many workers as Workers and the number of pairs

@@ -50,12 +50,10 @@ type tileRects [64]cellBounds
 // level's cells are four times as wide as its boxes' reach, and a
 // question visits every cell whose boxes' centers could lie within that
 // reach of its bounds, so the cells at the edge of its range mostly hold
-// boxes that stop short of it. On BenchmarkWorldQuery's footprints a
-// query of the uniform map reads 1.34 and 1.36 blocks instead of 2.51 and
-// 2.47 at 10,000 and 1,000,000 boxes, of the RTS map 1.92 and 2.00
-// instead of 3.78 and 3.54; Query and Any took 12% less time on the
-// geometric mean of the three scenes from 10,000 to 4,000,000 boxes, the
-// RTS map's 21% to 27% less at 1,000,000 and 4,000,000.
+// boxes that stop short of it. On BenchmarkWorldQuery's footprints a query
+// of the uniform or the RTS map reads about half the blocks it would without
+// the rectangles, and Query and Any take less time on every scene, most on
+// the RTS map of a million boxes or more.
 //
 // The rectangles only grow between layouts, which a box's removal does not
 // undo; the Dynamic grid has none, as its boxes move every step. A Static
@@ -323,11 +321,11 @@ func (g *grid) visitRange(k int16, x0, x1, y0, y1 int32, fn func(*block) bool) b
 // into heads before it walks any. The walk's loads of one cell's blocks
 // then need no load of the tile first, and in a world larger than the
 // cache the misses of the cells' blocks overlap: reading each head as its
-// walk began, uniform queries at 1,000,000 and 4,000,000 boxes took a
-// tenth longer (BenchmarkWorldQuery). The blocks are not asked for ahead
-// (batch.Prefetch) as well: on whole cache lines (block) asking made
-// every query 2% to 7% slower, at 10,000 boxes and at 4,000,000
-// (BenchmarkWorldQuery, BenchmarkWorldQueryPlaces).
+// walk began costs uniform queries of a million boxes or more
+// (BenchmarkWorldQuery). The blocks are not asked for ahead (batch.Prefetch)
+// as well: on whole cache lines (block), asking makes every query slower, in
+// a small world and in a large one (BenchmarkWorldQuery,
+// BenchmarkWorldQueryPlaces).
 func (g *grid) tileHeads(heads *[64]int32, t cellKey, cells uint64) int {
 	occ, ti := g.entry(t)
 	bits := occ & cells
@@ -347,8 +345,8 @@ func (g *grid) tileHeads(heads *[64]int32, t cellKey, cells uint64) int {
 // on the Static grid, the cells whose rectangles (cellBounds) miss them on
 // a coordinate; the Dynamic grid keeps no rectangles. It repeats
 // tileHeads' lookup of the tile: shared as a function, which the compiler
-// does not inline, it made Query and Any 5% to 20% slower on the uniform
-// and RTS maps at 10,000 and 1,000,000 boxes (BenchmarkWorldQuery).
+// does not inline, it made Query and Any slower on the uniform and RTS maps
+// (BenchmarkWorldQuery).
 func (g *grid) tileHeadsNear(heads *[64]int32, t cellKey, cells uint64, lo, hi obb.Vec2) int {
 	occ, ti := g.entry(t)
 	bits := occ & cells

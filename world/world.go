@@ -353,12 +353,9 @@ func (w *World) compactGrids() {
 
 // relocate gives the slot of every box of g its block and lane, after
 // grid.compact, in one pass over the blocks in memory order. Made as the
-// compaction placed each block, by a call of a function value a lane,
-// these writes took a third of the compaction of the uniform scene's
-// Dynamic boxes at 1,000,000 (BenchmarkCompact in this package, three
-// interleaved rounds: 58.9 → 39.3 ns a box; the uniform scene's Static
-// boxes 95.3 → 72.3; RTS 3% to 13% less). Asking for the slots ahead cost
-// more than it saved.
+// compaction placed each block, by a call of a function value a lane, these
+// writes would be a third of the compaction's time (BenchmarkCompact in this
+// package). Asking for the slots ahead costs more than it saves.
 func (w *World) relocate(g *grid) {
 	for b := range g.blocks {
 		blk := &g.blocks[b]

@@ -334,8 +334,9 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			// both poses), so that each kind of move has been made with each
 			// pose, and the candidates of fat bounds (fat.go) have been
 			// built, after their sample's margins grew to cover the poses
-			// and it escaped little for two windows in a row. After four
-			// steps, the 20 steps measured allocated 8 to 47 times.
+			// and it escaped little for two windows in a row. After only
+			// four, the steps measured still allocate as the candidates are
+			// built.
 			for range 16 {
 				step()
 			}

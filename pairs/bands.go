@@ -14,9 +14,8 @@ import "math"
 //     1/√n while its density stays, so no box gets more candidates than in
 //     a set of bandBoxes boxes (TestBandsKeepCandidatesFlat);
 //   - at least ⌊n/bandMax⌋ bands, thinner still, with fewer candidates and
-//     few more copies: BenchmarkAllPairsScaling measured 25 bands at
-//     1,000,000 boxes 5% faster than 10 (68.4 against 71.9 ms), and 100 at
-//     4,000,000 as fast as 20.
+//     few more copies: in BenchmarkAllPairsScaling the thinner bands are
+//     faster at 1,000,000 boxes and as fast at 4,000,000.
 //
 // The bands are not separate sets: the sort (sorted.build) places each box
 // in every band its bounds across the sweep reach, band after band, each
@@ -42,13 +41,10 @@ const (
 )
 
 // minBandedBoxes is the fewest boxes All cuts into bands.
-// BenchmarkBandThreshold, one worker, bands against one sweep: on the
-// uniform scene 6% more time at 70,000 boxes and 4% more at 100,000, 7%
-// less at 150,000, 13% at 200,000 and 23% at 500,000; on the RTS scene as
-// much at 70,000, 4% less at 100,000, 12% at 200,000 and 17% at 500,000.
-// With two workers they gain from 150,000 boxes on the uniform scene and
-// from 100,000 on the RTS scene. The package's tests lower it, to band
-// their smaller sets.
+// BenchmarkBandThreshold times bands against one sweep: with one worker and
+// with two, the bands gain from about 150,000 boxes on the uniform scene and
+// from 100,000 on the RTS scene, and cost more below. The package's tests
+// lower it, to band their smaller sets.
 var minBandedBoxes = 1 << 17
 
 // bandCount is how many bands All asks the sort for with n boxes.

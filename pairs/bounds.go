@@ -193,9 +193,8 @@ func crossReach(hx, hy, ux, uy float32) float32 {
 // the other order (a float64 sum does not depend on the order of its
 // terms), is within obb.AxisTolerance of 1, so crossReach takes its first
 // branch and returns the same float32. Where batch.Intervals gives NaN,
-// crossReach is called. One box at a time, crossReach was a tenth of
-// Finder.All's time on 10,000 boxes and 9% on 4,000,000
-// (BenchmarkAllPairsScaling, CPU profile).
+// crossReach is called. One box at a time, crossReach is a tenth of
+// Finder.All's time (BenchmarkAllPairsScaling, CPU profile).
 func crossReaches(ux, uy, hx, hy, reach []float32) {
 	var zero, lo [chunk]float32
 	n := len(reach)

@@ -64,9 +64,8 @@ func (s *sorted) bucketOf(v float32) int { return s.bucketMap.of(float64(v)) }
 // every box copy it into a local variable: read through the sorted set, its
 // fields were loaded again for every box, past the loop's stores. Those
 // loads, a call for a box's two bands and Go's min as the clamp (which
-// orders NaNs and signed zeros) made Finder.All 2.5% to 3% slower on
-// 1,000,000 and 4,000,000 boxes (BenchmarkAllPairsScaling, workers=1 and
-// 2).
+// orders NaNs and signed zeros) made Finder.All slower on large sets
+// (BenchmarkAllPairsScaling, n=1000000 and more).
 type binMap struct {
 	base, scale, top float64
 	last             int

@@ -229,14 +229,13 @@ func prefixSums(c []int) {
 // each counting into, and then scattering to, at most 2^radixBits places
 // that stay in the cache. mergeRange takes it for a range with at least
 // radixMinIndices indices of I and J and fewer pairs than indices per pass.
-// On the uniform scene (0.17 pairs a box), the merge alone
-// (BenchmarkMerge), ns a box, counting against radix: 2.2 against 3.1 at
-// 100,000 boxes, 3.5 against 2.9 at 1,000,000 (16 MB of counts) and 6.9
-// against 3.1 at 2,000,000. Within a whole pass, which leaves none of the
-// counts in the caches, radix and counting were even at 200,000 and
-// 400,000 boxes and radix 5% faster at 1,000,000 (All, one worker: 74.0
-// against 70.5 ns a box). So a range with 2^20 indices or more takes it:
-// with one range of I, a set of 2^19 boxes or more.
+// On the uniform scene (0.17 pairs a box), the merge alone (BenchmarkMerge)
+// is faster by counting at 100,000 boxes and by radix at 1,000,000 (16 MB of
+// counts) and more; within a whole pass, which leaves none of the counts in
+// the caches, the two are even at 200,000 and 400,000 boxes and radix is
+// faster at 1,000,000 (BenchmarkAllPairsScaling, workers=1). So a range with
+// 2^20 indices or more takes it: with one range of I, a set of 2^19 boxes or
+// more.
 const (
 	radixBits      = 11
 	maxRadixPasses = (62 + radixBits - 1) / radixBits // indices below 2³¹

@@ -237,9 +237,9 @@ const _ uint16 = 2*maxGroupBoxes/boxesPerBucket + 1
 // (a power of two). The scatter writes each group's records in a place of
 // its own, and a band of 40,000 boxes cut into groups of groupSize makes 78
 // of them: at 4,000,000 boxes in 100 bands, 7,800 places, which made the
-// scatter over a quarter of the pass, where a group of a few thousand boxes still
-// gathers from the L2 cache (BenchmarkAllPairsScaling, n=1000000: 66 ns a
-// box with at most 128 groups, 70 with 256, 74 with no limit).
+// scatter over a quarter of the pass, where a group of a few thousand boxes
+// still gathers from the L2 cache (BenchmarkAllPairsScaling, n=1000000,
+// faster than with a limit of 256 or none).
 const (
 	maxBandedGroups = 128
 	maxGroupBoxes   = 1 << 16
@@ -260,8 +260,7 @@ func (s *sorted) indexRange(r int) (start, end int) {
 // counts once in each band it reaches. A set in one band (every set below
 // minBandedBoxes, and Between's) has a loop of its own here and in
 // scatterRange: one loop for both, the band range 0..0 when there is one
-// band, measured 5% slower (BenchmarkBuild, workers=1: 3.29 against 3.47
-// ms).
+// band, is slower (BenchmarkBuild, workers=1).
 func (s *sorted) countRange(r int) {
 	count := s.fill[r*s.groups : (r+1)*s.groups]
 	clear(count)
@@ -482,7 +481,8 @@ func grow[T any](buf *[]T, n int) []T {
 // resize sets the sorted columns' length to m. The columns the gather
 // writes in step (ten, eleven with lo) are staggered a cache line apart
 // within the page (see package stagger): allocated one by one they all
-// start page aligned, and the gather then ran six times slower.
+// start page aligned, and the gather then runs several times slower
+// (BenchmarkAllPairs).
 func (s *sorted) resize(m int) {
 	if cap(s.hi) < m {
 		cols := stagger.Columns[float32](m, 8, 0)

@@ -162,16 +162,14 @@ func collideKernel(w width) {
 // collidePairsKernel writes collidePairs<name>, collide<name> on a pair
 // list: it copies the first boxes' fields from a's columns and the second
 // boxes' from b's into a stack group, one 4-byte load each and one 8-byte
-// store for two lanes of a column (stores limit the copy: joining two
-// lanes measured about 10% faster per pair than a store each,
-// BenchmarkCollide), and runs the same group code on it. It copies the next group while it
-// computes this one, so that the group's loads find the copies' stores
-// done. That measured 5% to 20% faster per pair than gathering each
-// column with VGATHERDPS, and than copying without the overlap, on
-// every list of BenchmarkCollide (the numbers are in the commit that made
-// the choice); copying every pair into columns in Go first was slower than
-// either. It takes whole groups only; the Go caller lays out the last
-// pairs as columns for collide<name>.
+// store for two lanes of a column (stores limit the copy, and joining two
+// lanes is faster than a store each: BenchmarkCollide), and runs the same
+// group code on it. It copies the next group while it computes this one, so
+// that the group's loads find the copies' stores done. That is faster per
+// pair than gathering each column with VGATHERDPS, and than copying without
+// the overlap, on every list of BenchmarkCollide; copying every pair into
+// columns in Go first is slower than either. It takes whole groups only; the
+// Go caller lays out the last pairs as columns for collide<name>.
 func collidePairsKernel(w width) {
 	name := "collidePairs" + w.name
 	TEXT(name, 0, "func(acx, acy, aux, auy, ahx, ahy, bcx, bcy, bux, buy, bhx, bhy []float32, ij []int32, margin float32, out []uint64) int")

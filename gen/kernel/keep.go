@@ -37,15 +37,13 @@ import (
 // Package world's step calls it once for each run of pairs between two
 // stops, a few dozen keys in the RTS scene with one box in a hundred
 // moved. The masked store of the lanes before a stop saves the Go caller
-// from testing them again (−1.8% on that step, geomean of the RTS and
-// mixed scenes at 100,000 and 1,000,000 boxes, one and two workers); the
-// constants are broadcast from general registers with VMOVQ, the VEX form:
-// the SSE form (MOVQ to an X register) after the vector state of the
-// caller's last kernel call made the copy eight times slower on the
-// machine of docs/PERFORMANCE.md. In Go, with a test and a branch a key,
-// the copy takes 2.5 ns a pair where the AVX-512 kernel takes 1.1, and it
-// was half of that step (BenchmarkKeepKeys; BenchmarkWorldStep, world=rts,
-// moved=1%).
+// from testing them again (BenchmarkWorldStep, moved=1%, the RTS and mixed
+// scenes); the constants are broadcast from general registers with VMOVQ,
+// the VEX form: the SSE form (MOVQ to an X register) after the vector state
+// of the caller's last kernel call makes the copy several times slower on
+// the machine of docs/PERFORMANCE.md. In Go, with a test and a branch a key,
+// the copy takes twice the kernel's time or more, and would be half of that
+// step (BenchmarkKeepKeys; BenchmarkWorldStep, world=rts/moved=1%).
 //
 // AVX2 has no unsigned 64-bit comparison: its form flips the sign bit of
 // the key and of next, which turns VPCMPGTQ's signed order into the

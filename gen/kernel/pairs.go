@@ -164,11 +164,10 @@ func gatherPairs(ij, base Register, onStack func(c int) Mem) query {
 // k+4, k+8 and so on, one a 128-bit lane. Two rounds of unpacks, which
 // work within 128-bit lanes, then turn four such registers into four
 // fields, and two into two, each lane's in key order. The 16 records of
-// eight pairs then cost 32 loads and 24 unpacks where twelve gathers read
-// each field of each box apart: 2.2 ns a pair, where the gathers took 3.8
-// (BenchmarkPairKeys, order=grouped, impl=avx2). AVX-512 loads four
-// records into each register and unpacks as many boxes per instruction
-// again.
+// eight pairs then cost 32 loads and 24 unpacks, faster than twelve gathers
+// that read each field of each box apart (BenchmarkPairKeys, order=grouped,
+// impl=avx2). AVX-512 loads four records into each register and unpacks as
+// many boxes per instruction again.
 func recordFields(w width, base, keys Register, half int, lanes []Register) [6]VecVirtual {
 	offset := func(k int) GPVirtual {
 		r := GP64()
@@ -182,8 +181,7 @@ func recordFields(w width, base, keys Register, half int, lanes []Register) [6]V
 	// inserts then replace the other lanes. AVX-512 inserts by a broadcast
 	// masked to the lane, which the processor can blend on either of its
 	// two vector ports where an insert takes the shuffle port, busy with
-	// the unpacks (BenchmarkPairKeys, impl=avx512: 2.59 ns a pair against
-	// 2.76 with VINSERTF32X4, the fastest of six runs each).
+	// the unpacks (BenchmarkPairKeys, impl=avx512, against VINSERTF32X4).
 	broadcast, insert := func(m Mem, v VecVirtual) { VBROADCASTF128(m, v) }, func(l int, m Mem, v VecVirtual) { VINSERTF128(U8(l), m, v, v) }
 	if w.avx512 {
 		broadcast = func(m Mem, v VecVirtual) { VBROADCASTF32X4(m, v) }
@@ -234,8 +232,8 @@ func recordFields(w width, base, keys Register, half int, lanes []Register) [6]V
 // of all keys (VPMAXUD, 8 halves an instruction), shifted to an index,
 // against the count of records. It returns false when the index is too
 // large and sets the result to true otherwise. In Go, with a loop-carried
-// maximum a key, the check took 13% of the RTS scene's step at 100,000
-// boxes (BenchmarkWorldStep, world=rts, moved=100%).
+// maximum a key, the check is a visible share of the RTS scene's step
+// (BenchmarkWorldStep, world=rts/moved=100%).
 func checkRecords(w width, keys, n Register) {
 	Comment("Check every record index before anything is read or written.")
 	top := w.vec()

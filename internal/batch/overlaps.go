@@ -88,9 +88,9 @@ type Group struct{ CX, CY, UX, UY, HX, HY [GroupLanes]float32 }
 // its first Group, 8 to 15 in its second. A block of at most 8 boxes is
 // then read in its first group's three lines, where six columns of 16
 // lanes would take six lines whatever the block held; the cells of the
-// uniform scene hold 6.4 boxes on average, and its queries at 1,000,000
-// boxes took 16% (Query) and 21% (Any) less time in groups than in
-// columns of 16 (BenchmarkWorldQuery, four interleaved runs).
+// uniform scene hold six or seven boxes on average, and its queries take
+// less time in groups than in columns of 16 (BenchmarkWorldQuery,
+// n=1000000).
 type Block [2]Group
 
 // Put sets lane i of b to box x.

@@ -91,11 +91,11 @@ func PairKeys(recs []Record, keys []uint64, out []uint64) {
 
 // keysInside reports whether every index of keys is below n. It finds the
 // largest half of all keys without a branch a key, but with the maximum
-// carried from key to key, which took 13% of the RTS scene's step at
-// 100,000 boxes (BenchmarkWorldStep) when it ran over every key
-// (checkRecords in gen/kernel). It runs over the keys past the assembly's
-// last whole group, and over all of them only for the generic
-// implementation, whose test of each pair costs far more.
+// carried from key to key, which is a visible share of the RTS scene's step
+// (BenchmarkWorldStep) when it runs over every key (checkRecords in
+// gen/kernel). It runs over the keys past the assembly's last whole group,
+// and over all of them only for the generic implementation, whose test of
+// each pair costs far more.
 func keysInside(n int, keys []uint64) bool {
 	var top uint32
 	for _, k := range keys {

@@ -178,15 +178,14 @@ func Interval(c, h1, h2, along, across float64) (lo, hi float32) {
 // moved=100%).
 //
 // It checks validity on the values it computes anyway, after the
-// arithmetic, rather than by calling Valid first, which cost a third of
-// Reach's time (9.8 against 6.6 ns a box, Reach alone over the 100,000
-// boxes of the uniform scene; 10.9 against 6.5 over 10,000). The checks are
-// Valid's: a NaN or an infinity in a half extent, an axis component or a
-// center coordinate makes rx, ry or the axis's squared length NaN or
-// infinite (an infinite half extent times a zero axis component is NaN,
-// times any other infinite, and the sums keep an infinity or a NaN), so the
-// last comparison fails; a negative half extent fails its own, and the
-// squared length is Valid's. The sum of the half extents is Regular's.
+// arithmetic, rather than by calling Valid first, which would add half again
+// to Reach's time. The checks are Valid's: a NaN or an infinity in a half
+// extent, an axis component or a center coordinate makes rx, ry or the
+// axis's squared length NaN or infinite (an infinite half extent times a
+// zero axis component is NaN, times any other infinite, and the sums keep an
+// infinity or a NaN), so the last comparison fails; a negative half extent
+// fails its own, and the squared length is Valid's. The sum of the half
+// extents is Regular's.
 func Reach(b obb.Box) (rx, ry float64, ok bool) {
 	h1, h2 := float64(b.Half.X), float64(b.Half.Y)
 	ux, uy := float64(b.Axis.X), float64(b.Axis.Y)
@@ -214,14 +213,13 @@ func Reach(b obb.Box) (rx, ry float64, ok bool) {
 // whose half extents are not negative and sum to less than Huge it
 // computes Interval's e, w and m on each coordinate, with the same
 // operations (as Reach does), in one body: through Valid, Along and two
-// calls of Interval, none of which the compiler inlines, the bounds were a
-// sixth of World.Query's time (BenchmarkWorldQuery, uniform, 10,000 boxes:
-// 8% faster in one body). Those boxes are the Regular ones and the ones
-// Valid turns down only for an infinity or a NaN in a center coordinate,
-// for which Irregular calls Interval with the same values (the half
-// extents' magnitudes, which differ from them at most in the sign of a
-// zero, and w > 0 is added to the sum that holds it); every other box
-// goes to Irregular. TestBoxIsAlong checks Box against Along.
+// calls of Interval, none of which the compiler inlines, the bounds would be
+// a sixth of World.Query's time (BenchmarkWorldQuery). Those boxes are the
+// Regular ones and the ones Valid turns down only for an infinity or a NaN
+// in a center coordinate, for which Irregular calls Interval with the same
+// values (the half extents' magnitudes, which differ from them at most in
+// the sign of a zero, and w > 0 is added to the sum that holds it); every
+// other box goes to Irregular. TestBoxIsAlong checks Box against Along.
 func Box(b obb.Box) (lo, hi obb.Vec2, ok bool) {
 	cx, cy := float64(b.Center.X), float64(b.Center.Y)
 	ux, uy := float64(b.Axis.X), float64(b.Axis.Y)

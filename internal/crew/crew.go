@@ -2,18 +2,18 @@
 // among them: package pairs' Finder runs its passes on it.
 //
 // A goroutine can begin long after the go statement that starts it: on a
-// virtual machine whose idle cores sleep, BenchmarkGoStart measured a
-// median over half a millisecond, longer than a whole pass over 10,000
-// boxes. So a crew starts its helpers once for a pass of several jobs, not
-// once a job; between jobs they wait by spinning, yielding their P now and
-// then, and the caller waits for them the same way, so a pass keeps its
-// workers' cores busy from start to end, serial parts included. And a
-// helper that has not begun holds nothing up: it joins a job only while
-// the job is open, and the caller, once it has run out of positions,
-// closes the job and waits only for the helpers that joined. Likewise Stop
-// waits only for the helpers that began; one that begins after its pass
-// ended returns at once, or, if a later pass has started helpers, takes
-// the place of that pass's helper of its number, which does the same.
+// virtual machine whose idle cores sleep, BenchmarkGoStart finds it can take
+// longer than a whole pass over 10,000 boxes. So a crew starts its helpers
+// once for a pass of several jobs, not once a job; between jobs they wait by
+// spinning, yielding their P now and then, and the caller waits for them the
+// same way, so a pass keeps its workers' cores busy from start to end,
+// serial parts included. And a helper that has not begun holds nothing up:
+// it joins a job only while the job is open, and the caller, once it has run
+// out of positions, closes the job and waits only for the helpers that
+// joined. Likewise Stop waits only for the helpers that began; one that
+// begins after its pass ended returns at once, or, if a later pass has
+// started helpers, takes the place of that pass's helper of its number,
+// which does the same.
 package crew
 
 import (

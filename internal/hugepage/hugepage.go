@@ -21,16 +21,11 @@
 // it. Elsewhere, and when a call fails, Grow is slices.Grow: the advice
 // changes how fast memory is reached, never what it holds.
 //
-// With the advice, World.Query and World.Any at BenchmarkWorldQuery's
-// footprints took 9% to 17% less time on the uniform scene at 1,000,000
-// boxes and 5% to 11% less on the RTS scene at 1,000,000 and 4,000,000,
-// and the all-moved step of BenchmarkWorldStep 4% to 13% less at
-// 1,000,000 boxes, each timed in one process against a World built
-// without it (on a virtual machine, whose host maps the guest's memory
-// with pages of its own); on the uniform scene at 4,000,000 boxes the
-// difference was within the noise there, while in ten interleaved runs of
-// the benchmark binaries before and after, the query took 32% less time
-// at 4,000,000 uniform boxes and 16% less at 1,000,000.
+// With the advice, World.Query and World.Any take less time on the uniform
+// and RTS scenes at a million boxes and more, and so does the all-moved step
+// (BenchmarkWorldQuery and BenchmarkWorldStep, against a World built without
+// it, on a virtual machine, whose host maps the guest's memory with pages of
+// its own).
 package hugepage
 
 import (

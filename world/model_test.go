@@ -45,6 +45,14 @@ func (m *model) remove(i int) {
 	m.filter = slices.Delete(m.filter, i, i+1)
 }
 
+// clear is World.Clear: every handle stale, no pairs before the next
+// Pairs, so that all of its pairs begin, and no events until then.
+func (m *model) clear() {
+	m.gone = append(m.gone, m.h...)
+	m.h, m.box, m.kind, m.filter = nil, nil, nil, nil
+	m.last, m.began, m.ended = nil, nil, nil
+}
+
 // boxes returns, ascending, the handles of the boxes in mask's categories
 // that hit says yes to.
 func (m *model) boxes(mask uint32, hit func(obb.Box) bool) []world.Handle {
@@ -523,6 +531,11 @@ func runModel(t *testing.T, r *rand.Rand, pool []obb.Box, steps, workers int) {
 			k := randomKind(r)
 			w.SetKind(m.h[i], k)
 			m.kind[i] = k
+		case r.IntN(32) == 0:
+			// Clear, about twice a run, with the candidates of fat
+			// bounds, the pairs and the events in any state.
+			w.Clear()
+			m.clear()
 		default:
 			check(t, w, m, r, queriesFor(r, pool, 2), fmt.Sprint("step ", step))
 		}

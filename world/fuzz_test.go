@@ -31,6 +31,11 @@ func FuzzWorld(f *testing.F) {
 	// Static, so the pair ends, then the second Dynamic, so it begins.
 	f.Add([]byte{0, 112, 112, 116, 116, 0, 0, 1, 120, 112, 116, 116, 0, 0, 255, 112, 112, 116, 116, 0, 0, 112, 112, 116, 116, 0, 0,
 		241, 0, 255, 112, 112, 116, 116, 0, 0, 112, 112, 116, 116, 0, 0, 240, 1})
+	// Two touching boxes; a filter change forbids their pair, then Clear,
+	// and two boxes overlap afresh. Each check (255) reads two query boxes.
+	f.Add([]byte{0, 112, 112, 116, 116, 0, 0, 0, 120, 112, 116, 116, 0, 0, 255, 112, 112, 116, 116, 0, 0, 112, 112, 116, 116, 0, 0,
+		250, 0, 1, 255, 112, 112, 116, 116, 0, 0, 112, 112, 116, 116, 0, 0,
+		251, 0, 112, 112, 116, 116, 0, 0, 0, 113, 112, 116, 116, 0, 0, 255, 112, 112, 116, 116, 0, 0, 112, 112, 116, 116, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		world.SortAll(len(data)%2 == 1)
 		defer world.SortAll(false)
@@ -103,6 +108,15 @@ func FuzzWorld(f *testing.F) {
 				k := world.Kind(op & 1)
 				w.SetKind(m.h[i], k)
 				m.kind[i] = k
+			case op == 250:
+				i := int(next()) % len(m.h)
+				c := next()
+				f := world.Filter{Category: 1 << (c & 1), Mask: uint32(c>>1&3) | 1}
+				w.SetFilter(m.h[i], f)
+				m.filter[i] = f
+			case op == 251:
+				w.Clear()
+				m.clear()
 			default:
 				check(t, w, m, r, []obb.Box{box(), box()}, "fuzz")
 			}

@@ -300,10 +300,10 @@ func (w *World) joinShare(k int) {
 // are counted against them, not against every box: on the RTS map with its
 // buildings Static (BenchmarkWorldMapStep), about two candidates a box but
 // more than five a Dynamic box, a count against every box would choose the
-// slots' test, which takes twice the kernel's time there. On the RTS and
-// mixed scenes, about fourteen candidates a box, the kernel makes the step
-// faster; on the uniform scene, half a candidate a box, the copies cost more
-// than the kernel saves (BenchmarkWorldStep,
+// slots' test, with which the step takes twice as long there as with the
+// kernel. On the RTS and mixed scenes, about fourteen candidates a box, the
+// kernel makes the step faster; on the uniform scene, half a candidate a
+// box, the copies cost more than the kernel saves (BenchmarkWorldStep,
 // moved=100%/move=each/workers=1).
 const kernelShare = 2
 

@@ -11,13 +11,14 @@ import (
 )
 
 // FuzzWorld drives a World and the model with the operations the input
-// spells, on boxes built from its bytes (small coordinates, the hostile
+// spells (Insert, InsertBoxes, Move, MoveBoxes, Remove, SetKind, SetFilter,
+// Clear), on boxes built from its bytes (small coordinates, the hostile
 // values of package scene, huge and tiny sizes), and compares every answer,
-// and checks the World's layout (world.Invariants), at each check it
-// spells. An input of odd length runs as in a large world
-// (world.SortAll): sorted passes, and Moves that leave their blocks to the
-// next reader; of those, one in two with two workers, whose Moves leave
-// their cells to the next reader too.
+// and checks the World's layout (world.Invariants), at each check it spells.
+// An input of odd length runs as in a large world (world.SortAll): sorted
+// passes, and Moves that leave their blocks to the next reader; of those,
+// one in two with two workers, whose Moves leave their cells to the next
+// reader too.
 func FuzzWorld(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 0, 9, 9, 9, 9, 9, 9, 9, 200})
 	f.Add([]byte{0, 10, 10, 0, 0, 4, 4, 0, 0, 10, 11, 0, 0, 4, 4, 0, 255, 100, 1, 50, 50, 0, 0, 4, 4, 0, 255})

@@ -435,11 +435,11 @@ var modelModes = []struct {
 }
 
 // TestModel drives a World and the model with the same random sequences of
-// Insert, InsertBoxes, Move, MoveBoxes, Remove, SetFilter, SetKind, Query
-// and Pairs, on every scene in every mode of modelModes. Each check
+// Insert, InsertBoxes, Move, MoveBoxes, Remove, SetFilter, SetKind, Clear,
+// Query and Pairs, on every scene in every mode of modelModes. Each check
 // compares every answer with the model's and checks the World's layout
-// (world.Invariants), which finds a box a question would miss whether or
-// not a question meets it.
+// (world.Invariants), which finds a box a question would miss whether or not
+// a question meets it.
 func TestModel(t *testing.T) {
 	for s, set := range sceneSets {
 		for md, mode := range modelModes {

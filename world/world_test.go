@@ -335,8 +335,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			// pose, and the candidates of fat bounds (fat.go) have been
 			// built, after their sample's margins grew to cover the poses
 			// and it escaped little for two windows in a row. After only
-			// four, the steps measured still allocate as the candidates are
-			// built.
+			// four, the steps measured still allocate.
 			for range 16 {
 				step()
 			}

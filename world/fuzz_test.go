@@ -81,7 +81,7 @@ func FuzzWorld(f *testing.F) {
 				}
 			case op < 100 || len(m.h) == 0:
 				b := box()
-				k, f := world.Kind(op&1), world.Filter{Category: 1 << (op >> 1 & 1), Mask: uint32(op>>2&3) | 1}
+				k, f := world.Kind(op&1), fuzzFilter(op>>1)
 				m.insert(w.Insert(b, k, f), b, k, f)
 			case op < 180:
 				i := int(next()) % len(m.h)
@@ -111,8 +111,7 @@ func FuzzWorld(f *testing.F) {
 				m.kind[i] = k
 			case op == 250:
 				i := int(next()) % len(m.h)
-				c := next()
-				f := world.Filter{Category: 1 << (c & 1), Mask: uint32(c>>1&3) | 1}
+				f := fuzzFilter(next())
 				w.SetFilter(m.h[i], f)
 				m.filter[i] = f
 			case op == 251:
@@ -124,4 +123,10 @@ func FuzzWorld(f *testing.F) {
 		}
 		check(t, w, m, r, []obb.Box{box()}, "end")
 	})
+}
+
+// fuzzFilter is the filter that FuzzWorld's Insert and SetFilter spell
+// with the low three bits of b: category 1 or 2, and a mask that holds 1.
+func fuzzFilter(b byte) world.Filter {
+	return world.Filter{Category: 1 << (b & 1), Mask: uint32(b>>1&3) | 1}
 }

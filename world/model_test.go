@@ -1,6 +1,7 @@
 package world_test
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -440,11 +441,37 @@ var modelModes = []struct {
 // compares every answer with the model's and checks the World's layout
 // (world.Invariants), which finds a box a question would miss whether or not
 // a question meets it.
+//
+// With -model.seeds N it runs every scene and mode N times more, with the
+// random sequences of seeds -model.from to -model.from+N-1 (a soak: CI runs
+// a few; each seed takes some ten seconds). A failure names its seed in
+// the subtest's name, so -run reruns it alone.
 func TestModel(t *testing.T) {
+	for _, seed := range append([]uint64{99}, modelSeeds()...) {
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) { modelSeed(t, seed) })
+	}
+}
+
+var (
+	modelSeedCount = flag.Int("model.seeds", 0, "TestModel: how many seeds to run besides its own")
+	modelSeedFrom  = flag.Uint64("model.from", 100, "TestModel: the first of -model.seeds seeds")
+)
+
+// modelSeeds returns the seeds -model.seeds and -model.from ask for.
+func modelSeeds() []uint64 {
+	var seeds []uint64
+	for i := range max(*modelSeedCount, 0) {
+		seeds = append(seeds, *modelSeedFrom+uint64(i))
+	}
+	return seeds
+}
+
+// modelSeed is TestModel with one seed.
+func modelSeed(t *testing.T, seed uint64) {
 	for s, set := range sceneSets {
 		for md, mode := range modelModes {
 			t.Run(set.name+"/"+mode.name, func(t *testing.T) {
-				r := rand.New(rand.NewPCG(uint64(s*len(modelModes)+md), 99))
+				r := rand.New(rand.NewPCG(uint64(s*len(modelModes)+md), seed))
 				pool := append(set.make(r, 300), sceneSets[len(sceneSets)-1].make(r, 30)...)
 				steps := 1500
 				if testing.Short() {

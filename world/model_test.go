@@ -443,9 +443,9 @@ var modelModes = []struct {
 // a question meets it.
 //
 // With -model.seeds N it runs every scene and mode N times more, with the
-// random sequences of seeds -model.from to -model.from+N-1 (a soak: CI runs
-// a few; each seed takes some ten seconds). A failure names its seed in
-// the subtest's name, so -run reruns it alone.
+// random sequences of seeds -model.from to -model.from+N-1: a soak, of which
+// CI runs 24 seeds, each as long as the test's own. A failure names its seed
+// in the subtest's name, so -run reruns it alone.
 func TestModel(t *testing.T) {
 	for _, seed := range append([]uint64{99}, modelSeeds()...) {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) { modelSeed(t, seed) })

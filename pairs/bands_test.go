@@ -73,6 +73,14 @@ func TestBandsAgreeWithOneSweep(t *testing.T) {
 							if !slices.Equal(got, want) {
 								t.Fatalf("impl=%s n=%d bands=%d (asked %d) workers=%d: %d pairs in bands, %d in one sweep", impl, size, f.Bands(), k, workers, len(got), len(want))
 							}
+							// Cut into fewer, larger groups, as a set of
+							// millions of boxes is.
+							old := pairs.SetMaxBandedGroups(4)
+							got = f.AllBands(got[:0], &b, k)
+							pairs.SetMaxBandedGroups(old)
+							if !slices.Equal(got, want) {
+								t.Fatalf("impl=%s n=%d bands=%d (asked %d) workers=%d, at most 4 groups: %d pairs in bands, %d in one sweep", impl, size, f.Bands(), k, workers, len(got), len(want))
+							}
 							// Boxes on one line are as high as their set; the others
 							// spread across it.
 							if oneLine := name == "line"; k > 1 && oneLine != (f.Bands() == 1) {

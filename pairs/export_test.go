@@ -20,6 +20,14 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// SetMaxBandedGroups sets the sort's cap on a banded set's groups and
+// returns the value before.
+func SetMaxBandedGroups(n int) int {
+	old := maxBandedGroups
+	maxBandedGroups = n
+	return old
+}
+
 // Mallocs returns how many heap allocations runs calls of fn make from a
 // Finder's code (testkit.Mallocs). TestScratchStaysPut checks the Finder's
 // own memory with every P running.

@@ -238,12 +238,19 @@ const _ uint16 = 2*maxGroupBoxes/boxesPerBucket + 1
 // its own, and a band of 40,000 boxes cut into groups of groupSize makes 78
 // of them: at 4,000,000 boxes in 100 bands, 7,800 places, which made the
 // scatter over a quarter of the pass, where a group of a few thousand boxes
-// still gathers from the L2 cache (BenchmarkAllPairsScaling, n=1000000,
-// faster than with a limit of 256 or none).
-const (
-	maxBandedGroups = 128
-	maxGroupBoxes   = 1 << 16
-)
+// still gathers from the L2 cache. With 256, a band of 4,000,000 boxes' 100
+// gets two groups of 20,000 boxes, not one of 40,000 whose records, keys and
+// sorted columns outgrow a 2 MiB L2 cache, and 1,000,000 boxes' 25 bands get
+// groups of 4,000 boxes, not 8,000. The pass then takes less time than with
+// 128 at both sizes and at 500,000 boxes, with one worker and two; less than
+// with 192, 320, 384 or 512 at 1,000,000 boxes, and as long as with 320 to
+// 512 at 4,000,000 (BenchmarkAllPairsScaling, n=1000000 and n=4000000;
+// BenchmarkBandThreshold, bands=cut, n=500000). TestBandsAgreeWithOneSweep
+// lowers it, so that its sets, too small to reach 256, are also cut into
+// groups as large as those of a set of millions.
+const maxGroupBoxes = 1 << 16
+
+var maxBandedGroups = 256
 
 // rangesPerWorker is how many index ranges the partition makes per worker
 // when there is more than one.

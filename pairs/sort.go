@@ -5,6 +5,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/obb2d/obb2d/internal/batch"
 	"github.com/obb2d/obb2d/internal/stagger"
 	"github.com/obb2d/obb2d/soa"
 )
@@ -333,6 +334,7 @@ func (s *sorted) scatterRange(r int) {
 	}
 	hx, hy := b.HX[first:end], b.HY[first:end]
 	groupMap := s.groupMap()
+	ahead := int(s.groupStart[s.groups]) >= scatterAheadRecords
 	if s.bands == 1 {
 		for i, k := range keys {
 			start := uint32(k >> 32)
@@ -343,6 +345,9 @@ func (s *sorted) scatterRange(r int) {
 			g := groupMap.of(b)
 			p := fill[g]
 			fill[g]++
+			if ahead && p&(scatterStep-1) == 0 {
+				s.askAhead(int(p))
+			}
 			r := &part[p]
 			r.cx, r.cy, r.ux, r.uy, r.hx, r.hy, r.hi, r.index = cx[i], cy[i], ux[i], uy[i], hx[i], hy[i], ends[i], int32(first+i)
 			partKeys[p] = uint64(start)<<32 | uint64(p)
@@ -367,6 +372,9 @@ func (s *sorted) scatterRange(r int) {
 			at := t*gb + int(g)
 			p := fill[at]
 			fill[at]++
+			if ahead && p&(scatterStep-1) == 0 {
+				s.askAhead(int(p))
+			}
 			r := &part[p]
 			r.cx, r.cy, r.ux, r.uy, r.hx, r.hy, r.hi, r.index = cx[i], cy[i], ux[i], uy[i], hx[i], hy[i], ends[i], index
 			partKeys[p] = uint64(start)<<32 | uint64(p)
@@ -374,6 +382,38 @@ func (s *sorted) scatterRange(r int) {
 			index = ^int32(first + i)
 		}
 	}
+}
+
+// The scatter writes each group's records, keys and buckets in order, each
+// group from a place of its own: some 250 streams of writes, more than the
+// processor's prefetchers follow, so in a set whose records outgrow the L2
+// cache each new line of each stream is a miss that the writes wait for.
+// askAhead asks for a stream's lines scatterAhead places ahead each time
+// the stream reaches a multiple of scatterStep, the lines of scatterStep
+// places. BenchmarkAllPairsScaling (uniform, avx512) then takes 14% and
+// 13% less time at 4,000,000 boxes with one and two workers, 16% and 6%
+// less at 1,000,000, and 4% less at 100,000 with one worker; asked 64
+// places ahead, some 4% longer than 32 at 1,000,000 and 4,000,000 boxes. A
+// set of fewer than scatterAheadRecords boxes, whose records an L2 cache of
+// 1 MiB holds, is not asked for: asked for, the pass over 10,000 boxes of
+// the uniform scene took 3% longer with the generic kernel
+// (BenchmarkAllPairs, workers=1).
+const (
+	scatterStep         = 16
+	scatterAhead        = 2 * scatterStep
+	scatterAheadRecords = 1 << 20 / int(unsafe.Sizeof(record{}))
+)
+
+// askAhead asks for the lines of part, partKeys and partBucket at the
+// scatterStep places from p + scatterAhead on, where they exist.
+func (s *sorted) askAhead(p int) {
+	q := p + scatterAhead
+	if q+scatterStep > len(s.part) || q+scatterStep > len(s.partKeys) || q+scatterStep > len(s.partBucket) {
+		return
+	}
+	batch.Prefetch(unsafe.Pointer(&s.part[q]), scatterStep*unsafe.Sizeof(record{}))
+	batch.Prefetch(unsafe.Pointer(&s.partKeys[q]), scatterStep*8)
+	batch.Prefetch(unsafe.Pointer(&s.partBucket[q]), scatterStep*2)
 }
 
 // sortGroup sorts group g by start and copies it from part into the sorted

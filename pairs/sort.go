@@ -243,12 +243,13 @@ const _ uint16 = 2*maxGroupBoxes/boxesPerBucket + 1
 // gets two groups of 20,000 boxes, not one of 40,000 whose records, keys and
 // sorted columns outgrow a 2 MiB L2 cache, and 1,000,000 boxes' 25 bands get
 // groups of 4,000 boxes, not 8,000. The pass then takes less time than with
-// 128 at both sizes and at 500,000 boxes, with one worker and two; less than
-// with 192, 320, 384 or 512 at 1,000,000 boxes, and as long as with 320 to
-// 512 at 4,000,000 (BenchmarkAllPairsScaling, n=1000000 and n=4000000;
-// BenchmarkBandThreshold, bands=cut, n=500000). TestBandsAgreeWithOneSweep
-// lowers it, so that its sets, too small to reach 256, are also cut into
-// groups as large as those of a set of millions.
+// 128 at both sizes, with one worker and two, and at 500,000 boxes with
+// one; at 1,000,000 boxes less than with 192, 384 or 512 and about as long
+// as with 320, and at 4,000,000 as long as with 320 to 512
+// (BenchmarkAllPairsScaling, n=1000000 and n=4000000; BenchmarkBandThreshold,
+// bands=cut, n=500000). TestBandsAgreeWithOneSweep lowers it, so that its
+// sets, too small to reach 256, are also cut into groups as large as those
+// of a set of millions.
 const maxGroupBoxes = 1 << 16
 
 var maxBandedGroups = 256
@@ -385,7 +386,7 @@ func (s *sorted) scatterRange(r int) {
 }
 
 // The scatter writes each group's records, keys and buckets in order, each
-// group from a place of its own: some 250 streams of writes, more than the
+// group from a place of its own: 200 to 250 streams of writes, more than the
 // processor's prefetchers follow, so in a set whose records outgrow the L2
 // cache each new line of each stream is a miss that the writes wait for.
 // askAhead asks for a stream's lines scatterAhead places ahead each time

@@ -391,13 +391,12 @@ func (s *sorted) scatterRange(r int) {
 // cache each new line of each stream is a miss that the writes wait for.
 // askAhead asks for a stream's lines scatterAhead places ahead each time
 // the stream reaches a multiple of scatterStep, the lines of scatterStep
-// places. BenchmarkAllPairsScaling (uniform, avx512) then takes 14% and
-// 13% less time at 4,000,000 boxes with one and two workers, 16% and 6%
-// less at 1,000,000, and 4% less at 100,000 with one worker; asked 64
-// places ahead, some 4% longer than 32 at 1,000,000 and 4,000,000 boxes. A
+// places. BenchmarkAllPairsScaling (uniform, avx512) then takes less time
+// from 100,000 boxes on with one worker and from 1,000,000 with two, most at
+// 1,000,000 and 4,000,000; asked 64 places ahead, longer than 32 there. A
 // set of fewer than scatterAheadRecords boxes, whose records an L2 cache of
-// 1 MiB holds, is not asked for: asked for, the pass over 10,000 boxes of
-// the uniform scene took 3% longer with the generic kernel
+// 1 MiB holds, is not asked for: at 10,000 boxes the asking made the
+// generic kernel's pass over the uniform scene take longer
 // (BenchmarkAllPairs, workers=1).
 const (
 	scatterStep         = 16

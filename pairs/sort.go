@@ -405,10 +405,11 @@ const (
 )
 
 // askAhead asks for the lines of part, partKeys and partBucket at the
-// scatterStep places from p + scatterAhead on, where they exist.
+// scatterStep places from p + scatterAhead on, where they exist: build
+// makes the three together, of one length.
 func (s *sorted) askAhead(p int) {
 	q := p + scatterAhead
-	if q+scatterStep > len(s.part) || q+scatterStep > len(s.partKeys) || q+scatterStep > len(s.partBucket) {
+	if q+scatterStep > len(s.part) {
 		return
 	}
 	batch.Prefetch(unsafe.Pointer(&s.part[q]), scatterStep*unsafe.Sizeof(record{}))

@@ -204,7 +204,8 @@ func (w *World) Clear() {
 	w.infinite = w.infinite[:0]
 	w.dirty.clear()
 	w.fat.unsure.clear()
-	w.lag.slots, w.lag.all = w.lag.slots[:0], false
+	w.lag.slots, w.lag.all, w.lag.lanes = w.lag.slots[:0], false, false
+	clear(w.lag.stale)
 	w.lag.behind.Store(false)
 	w.step.prev = w.step.prev[:0]
 	w.step.evPending, w.step.evWorkers = false, 0 // no events

@@ -59,11 +59,15 @@
 // them block by block rather than in the caller's order when there are many
 // or the world is large. In a large world, Move too leaves the writing of
 // its box's block to the next question or Pairs, which writes the blocks of
-// all the Moves since together. On Linux, the arrays of 4 MiB or more that
-// questions read at scattered places (the blocks, their fat bounds, the
-// tiles and the boxes' slots) ask for transparent huge pages where the
-// system gives them only on request ("madvise"); GODEBUG=disablethp=1, the
-// runtime's switch for the heap, turns that off.
+// all the Moves since together. When a quarter of the boxes or more moved in
+// a world larger than the L2 cache, the blocks wait for the first question,
+// or step that does not use the candidates, which writes them in one pass:
+// in a physics loop of moves and steps served by the candidates, only what
+// reads the blocks pays for their writes. On Linux, the arrays of 4 MiB or
+// more that questions read at scattered places (the blocks, their fat
+// bounds, the tiles and the boxes' slots) ask for transparent huge pages
+// where the system gives them only on request ("madvise");
+// GODEBUG=disablethp=1, the runtime's switch for the heap, turns that off.
 //
 // # Memory
 //

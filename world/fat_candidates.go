@@ -225,6 +225,7 @@ func (w *World) testCandidates() {
 	}
 	found := w.joinFound(n, ex)
 	if len(w.infinite) > 0 {
+		w.catchUp() // pairsOf reads the lanes
 		for _, h := range w.infinite {
 			found = w.pairsOf(found, h, &w.slots[h>>8])
 		}

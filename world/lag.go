@@ -23,6 +23,14 @@ import (
 // a world whose blocks the L2 cache holds, Move writes the block at once:
 // deferring there costs both steps (the same benchmark at n=10000).
 //
+// Where a quarter of the boxes or more moved, by Moves or by one
+// MoveBoxes, the pass over every block waits longer still: for the first
+// question or step that reads the lanes (deferLanes). A step that the
+// candidates of fat bounds serve reads none, so in a physics loop of
+// moves and Pairs the pass runs only when something else asks, as Box2D's
+// broad phase leaves a proxy in its tree while the body stays inside its
+// fat bounds (BenchmarkWorldStep, moved=100%, n=100000 and n=1000000).
+//
 // With more than one worker, such a world's Move leaves the box's cell to
 // the catch-up too: finding it (grid.cellOf) is most of what a Move then
 // costs, and the catch-up finds the cells of all the noted boxes on the
@@ -39,8 +47,10 @@ import (
 type lag struct {
 	slots  []int32     // the slots moved since the last catch-up, with repeats, unless all
 	all    bool        // too many for slots: the lanes of every dirty slot
+	stale  []uint64    // a bitset of the slots whose lanes may be behind them besides those noted (deferLanes)
+	lanes  bool        // stale has bits set
 	cells  bool        // the noted boxes' cells are not checked yet (cellsLater)
-	behind atomic.Bool // slots or all has something to write
+	behind atomic.Bool // slots, all or lanes has something to write
 	mu     sync.Mutex  // held by the reader that catches up
 
 	list   []int32   // the slots checkCells checks
@@ -73,11 +83,11 @@ const laterShare = 16
 // cellsLater reports whether a Move that writes later leaves its box's
 // cell to the catch-up: in a large world, when Workers allows more than
 // one goroutine (slotWorkers). It decides once for each round of Moves
-// between catch-ups, so that the catch-up knows whether any noted box's
-// cell is unchecked.
+// between catch-ups, begun by the first Move noted, so that the catch-up
+// knows whether any noted box's cell is unchecked.
 func (w *World) cellsLater() bool {
 	l := &w.lag
-	if !l.behind.Load() {
+	if !l.all && len(l.slots) == 0 {
 		l.cells = w.slotWorkers(w.workers(w.n, 1)) > 1
 	}
 	return l.cells
@@ -104,15 +114,27 @@ func (w *World) fallBehind(i int32) {
 	l.slots = append(l.slots, i)
 }
 
-// catchUp writes the poses fallBehind noted into their blocks; a World
-// that is not behind costs it an atomic load.
+// catchUp writes the poses fallBehind and deferLanes noted into their
+// blocks; a World that is not behind costs it an atomic load.
 func (w *World) catchUp() {
 	if w.lag.behind.Load() {
-		w.catchUpNow()
+		w.catchUpNow(false)
 	}
 }
 
-func (w *World) catchUpNow() {
+// catchUpCells is catchUp for Pairs and MoveBoxes, which read the boxes'
+// cells but not, when the candidates of fat bounds serve a step, their
+// lanes: it moves the boxes the Moves left out of their cells, and leaves
+// the lanes of a quarter of the boxes or more behind (deferLanes).
+func (w *World) catchUpCells() {
+	if w.lag.behind.Load() {
+		w.catchUpNow(true)
+	}
+}
+
+// catchUpNow catches up, all but the lanes deferLanes would leave when
+// keep is set.
+func (w *World) catchUpNow(keep bool) {
 	l := &w.lag
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -129,9 +151,10 @@ func (w *World) catchUpNow() {
 			l.list = w.dirty.list
 		}
 		w.checkAll(w.moveWorkers(len(l.list)))
+		l.cells = false
 	}
 	if l.all {
-		w.settleAll(w.slotWorkers(w.moveWorkers(w.n)))
+		w.deferLanes()
 	} else {
 		// A slot noted may have been removed or moved to another cell
 		// since: its lane, if it has one, is found afresh.
@@ -141,9 +164,46 @@ func (w *World) catchUpNow() {
 			}
 		}
 	}
-	w.compactGrids()
 	l.slots, l.all, l.list = l.slots[:0], false, nil
-	l.behind.Store(false)
+	if !keep && l.lanes {
+		l.stale = growBits(l.stale, len(w.dirty.bits)) // boxes inserted since have slots of their own
+		w.settleAll(w.slotWorkers(w.moveWorkers(w.n)), l.stale)
+		clear(l.stale)
+		l.lanes = false
+	}
+	if !l.lanes {
+		w.compactGrids()
+	}
+	l.behind.Store(l.lanes)
+}
+
+// deferLanes notes that the lanes of every dirty slot may be behind their
+// slots, as when a quarter of the boxes or more moved: a pass over every
+// block in memory order gives each of those lanes its slot's pose (settle)
+// before the first question or step that reads the lanes. A step that the
+// candidates of fat bounds serve (fat.go) reads the boxes from their slots
+// and the fat bounds from columns of their own, and catches up only to
+// test the boxes outside the grids against the others, so in a physics
+// loop of moves and Pairs the pass runs only when something else asks.
+// Pairs clears the dirty marks, so the marks go to a bitset of their own,
+// a word at a time.
+func (w *World) deferLanes() {
+	l := &w.lag
+	l.stale = growBits(l.stale, len(w.dirty.bits))
+	for i, b := range w.dirty.bits {
+		l.stale[i] |= b
+	}
+	l.lanes = true
+	l.behind.Store(true)
+}
+
+// growBits returns bits grown with zero words to n words, the dirty
+// bitset's length, which covers every slot.
+func growBits(bits []uint64, n int) []uint64 {
+	if len(bits) < n {
+		bits = append(bits, make([]uint64, n-len(bits))...)
+	}
+	return bits
 }
 
 // checkAll finds, on n workers, the boxes of l.list whose poses left their

@@ -22,8 +22,10 @@ import (
 // grid's memory, and in a world larger than the cache each is a miss and a
 // TLB miss. MoveBoxes finds every box's cell on as many goroutines as
 // Workers allows, and writes the boxes that stay in their cells in an order
-// that suits memory (writeMode). Boxes that change cells are moved one by
-// one in order, as Move moves them; when hs repeats a handle, every box is.
+// that suits memory (writeMode), or, when a quarter of the boxes or more
+// moved, leaves them to the first question or step that reads the blocks
+// (lag.go). Boxes that change cells are moved one by one in order, as Move
+// moves them; when hs repeats a handle, every box is.
 func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	if n := b.Len(); n != len(hs) {
 		panic(fmt.Sprintf("world: MoveBoxes with %d handles and %d boxes", len(hs), n))
@@ -43,7 +45,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		lo := m.bounds[k]
 		m.ascending = m.ascending && m.rising[k] && (k == 0 || hs[lo-1]>>8 < hs[lo]>>8)
 	}
-	w.catchUp() // the cells of the boxes Move left behind: lag.go
+	w.catchUpCells() // the cells of the boxes Move left behind: lag.go
 	m.seen = slices.Grow(m.seen[:0], len(w.dirty.bits))[:len(w.dirty.bits)]
 	w.fanOut(n, (*World).markMoves)
 	repeats := false
@@ -106,7 +108,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		w.bucket()
 		w.fanOut(n, (*World).writeMoves)
 	case writeSettle:
-		w.settleAll(n)
+		w.deferLanes()
 	}
 	m.hs, m.b = nil, nil
 	w.compact()
@@ -166,6 +168,7 @@ type moves struct {
 	start     [2*regions + 1]int32 // where each region starts in sorted
 	shift     [2]uint              // a block's region is its index >> shift, by Kind
 	keys      []uint16             // regionSort's regions of the boxes
+	bits      []uint64             // the slots settle writes
 	leaving   []leaver             // the chunks' leave lists one after the other, when there are several
 	seen      []uint64             // markMoves' bitset of the slots of hs
 	mode      writeMode            // how the boxes that stay get into their blocks

@@ -367,3 +367,82 @@ func TestMovesLeaveCellsOnWorkers(t *testing.T) {
 		})
 	}
 }
+
+// TestLanesBehindPairs runs a physics loop in which each step moves half
+// of the boxes, the other half each time, between two poses, by MoveBoxes
+// or by Move, and takes the pairs, which the candidates of fat bounds soon
+// serve: such a step leaves the moved boxes' lanes behind their slots
+// (lag.go's deferLanes) until a question or a step that reads them. Every
+// third step asks its questions before Pairs, two steps' lanes behind, and
+// Invariants then checks every lane against its slot. It fails unless the
+// candidates served most steps, which would leave the lanes caught up by
+// each Pairs.
+func TestLanesBehindPairs(t *testing.T) {
+	const n, steps = 10000, 60
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(9, 9)), n, &boxes)
+	world.SortAll(true) // Moves write later, whatever the world's size
+	defer world.SortAll(false)
+	world.Writes("settle")
+	defer world.Writes("")
+	splitMoves(t)
+	for _, by := range []string{"MoveBoxes", "Move"} {
+		for _, workers := range []int{1, 2} {
+			t.Run(fmt.Sprintf("by=%s/workers=%d", by, workers), func(t *testing.T) {
+				w := world.New()
+				w.Workers = workers
+				hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+				m := &model{h: hs, box: make([]obb.Box, n), filter: make([]world.Filter, n)}
+				now := boxes
+				now.CX, now.CY = slices.Clone(boxes.CX), slices.Clone(boxes.CY)
+				var f pairs.Finder
+				r := rand.New(rand.NewPCG(10, uint64(workers)))
+				away := make([]obb.Vec2, n)
+				for i := range hs {
+					m.box[i], m.filter[i] = boxes.At(i), world.DefaultFilter
+					away[i] = obb.Vec2{X: float32(r.NormFloat64() * 0.05), Y: float32(r.NormFloat64() * 0.05)}
+				}
+				queries := queriesFor(r, m.box, 40)
+				for step := range steps {
+					var moved []world.Handle
+					var poses soa.Boxes
+					for i := step % 2; i < n; i += 2 {
+						b := boxes.At(i)
+						if step/2%2 == 0 {
+							b.Center = b.Center.Add(away[i])
+						}
+						m.box[i], now.CX[i], now.CY[i] = b, b.Center.X, b.Center.Y
+						moved = append(moved, hs[i])
+						poses.Append(b)
+					}
+					if by == "MoveBoxes" {
+						w.MoveBoxes(moved, &poses)
+					} else {
+						for i, h := range moved {
+							w.Move(h, poses.At(i))
+						}
+					}
+					what := fmt.Sprint("step ", step)
+					if step%3 == 2 {
+						checkQueries(t, w, m, r, queries, what)
+					}
+					var want []world.Pair
+					for _, p := range f.All(nil, &now) {
+						want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+					}
+					if got := w.Pairs(nil); !slices.Equal(got, want) {
+						t.Fatalf("%s: Pairs: %d pairs, model %d; missing %v, extra %v", what, len(got), len(want), diff(want, got), diff(got, want))
+					}
+					if step%3 == 2 {
+						if err := world.Invariants(w); err != nil {
+							t.Fatalf("%s: %v", what, err)
+						}
+					}
+				}
+				if used, _ := world.FatStats(w); used < steps/2 {
+					t.Fatalf("the candidates served %d of %d steps", used, steps)
+				}
+			})
+		}
+	}
+}

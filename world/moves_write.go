@@ -18,7 +18,7 @@ type writeMode uint8
 const (
 	writeDirect writeMode = iota // as sortMoves finds their cells
 	writeSorted                  // after, sorted by region of blocks (bucket, writeMoves)
-	writeSettle                  // after, by a pass over every block (settle)
+	writeSettle                  // when the lanes are read, by a pass over every block (deferLanes, settle)
 )
 
 // writeMode chooses how a MoveBoxes of m boxes writes. When a quarter of
@@ -26,7 +26,9 @@ const (
 // cache (laterBytes, lag.go), a pass over every block in memory order, on
 // the workers, each dirty lane copying its slot's pose, reads the slots in
 // a random order but writes each block once, in order, and needs no sort
-// (BenchmarkWorldStep, moved=100%, n=100000 and more). Where the L2 cache
+// (BenchmarkWorldStep, moved=100%, n=100000 and more); it runs when a
+// question or a step first reads the lanes (lag.go's deferLanes), which a
+// step served by the candidates of fat bounds does not. Where the L2 cache
 // holds the blocks, the writes in the caller's order cost less than that
 // second pass over the slots (BenchmarkWorldStep, moved=100%, n=10000). For
 // fewer boxes the pass would cost more than the moves. In a large world
@@ -49,12 +51,11 @@ func (w *World) writeMode(m int) writeMode {
 // forcedWrites is a writeMode the tests impose (export_test.go), or -1.
 var forcedWrites = -1
 
-// settle is worker k's share of writeSettle's pass over every block of
-// both grids, in which every lane whose slot is dirty gets its slot's
-// pose. Every box that MoveBoxes moved is dirty, and the slot of a box is
-// its pose's truth, so lanes dirty for other reasons get the pose they
-// hold already. The workers take runs of settleChunk blocks in turn, so
-// no two write the same block, and each takes as many runs as it can: in
+// settle is worker k's share of the pass over every block of both grids
+// in which every lane whose slot is marked in a bitset (settleAll) gets
+// its slot's pose. The slot of a box is its pose's truth, so a lane marked
+// for another reason gets the pose it holds already. The workers take
+// runs of settleChunk blocks in turn, so no two write the same block, and each takes as many runs as it can: in
 // the RTS scene the blocks of the units' level hold two or three boxes
 // and those of the buildings' sixteen, and with half of the blocks each
 // one worker took three times as long as the other (BenchmarkWorldStep,
@@ -79,10 +80,14 @@ func (w *World) settle(k int) {
 	}
 }
 
-// settleAll runs settle's pass over every block on n workers.
-func (w *World) settleAll(n int) {
-	w.moves.next.Store(0)
+// settleAll runs settle's pass over every block on n workers, for the
+// slots marked in bits, a word for every 64 slots.
+func (w *World) settleAll(n int, bits []uint64) {
+	m := &w.moves
+	m.bits = bits
+	m.next.Store(0)
 	w.fanOut(n, (*World).settle)
+	m.bits = nil
 }
 
 // settleChunk is how many blocks a worker of settle takes at a time:
@@ -94,13 +99,14 @@ const settleChunk = 256
 
 // settleBlocks is settle's pass over blocks.
 func (w *World) settleBlocks(blocks []block, ahead bool) {
+	bits := w.moves.bits
 	for b := range blocks {
 		if a := b + settleAhead; ahead && a < len(blocks) {
 			w.prefetchSlots(&blocks[a])
 		}
 		blk := &blocks[b]
 		for lane := range blk.n {
-			if i := blk.h[lane] >> 8; w.dirty.bits[i>>6]&(1<<(i&63)) != 0 {
+			if i := blk.h[lane] >> 8; bits[i>>6]&(1<<(i&63)) != 0 {
 				blk.set(lane, w.slots[i].box)
 			}
 		}
@@ -127,11 +133,11 @@ const settleAhead = 4
 // a 1 MiB L2 cache alike (BenchmarkWorldStep, moved=100%/move=bulk).
 const settleAheadBytes = 4 << 20
 
-// prefetchSlots asks for the boxes of the dirty slots of blk's lanes. A
+// prefetchSlots asks for the boxes of the marked slots of blk's lanes. A
 // block's lanes hold live boxes, so w.slots is not empty.
 func (w *World) prefetchSlots(blk *block) {
 	hs := unsafe.Slice((*uint32)(unsafe.Pointer(&blk.h[0])), blk.n)
-	batch.PrefetchMarked(unsafe.Pointer(&w.slots[0].box), unsafe.Sizeof(slot{}), unsafe.Sizeof(obb.Box{}), hs, w.dirty.bits)
+	batch.PrefetchMarked(unsafe.Pointer(&w.slots[0].box), unsafe.Sizeof(slot{}), unsafe.Sizeof(obb.Box{}), hs, w.moves.bits)
 }
 
 // stay is a box that MoveBoxes writes in place: its new pose, its block,

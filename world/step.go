@@ -89,7 +89,7 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // how the pairs changed.
 func (w *World) Pairs(dst []Pair) []Pair {
 	st := &w.step
-	w.catchUp()
+	w.catchUpCells()
 	w.compact()
 	st.full = w.dynamic > 0 && len(w.dirty.list)*fullStepShare >= w.dynamic
 	w.findPairs()
@@ -298,6 +298,7 @@ func (w *World) findPairs() {
 	if st.full && w.fatPairs() {
 		return
 	}
+	w.catchUp() // the queries and the pass cell by cell read the lanes
 	n := w.workers(len(w.dirty.list), parallelDirty)
 	if st.full {
 		w.pack(n)

@@ -431,7 +431,7 @@ func TestLanesBehindPairs(t *testing.T) {
 						want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
 					}
 					if got := w.Pairs(nil); !slices.Equal(got, want) {
-						t.Fatalf("%s: Pairs: %d pairs, model %d; missing %v, extra %v", what, len(got), len(want), diff(want, got), diff(got, want))
+						t.Fatalf("%s: Pairs: %d pairs, Finder.All %d; missing %v, extra %v", what, len(got), len(want), diff(want, got), diff(got, want))
 					}
 					if step%3 == 2 {
 						if err := world.Invariants(w); err != nil {

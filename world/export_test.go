@@ -63,6 +63,10 @@ func Writes(mode string) {
 // fat bounds (fat.go), and how many boxes escaped in them.
 func FatStats(w *World) (steps, escapes int) { return w.fat.used, w.fat.escapes }
 
+// RecordsKept reports whether w's last step tested the candidates with the
+// kernel, whose records the moves since have written (moveRecord).
+func RecordsKept(w *World) bool { return w.fat.kernel && w.fat.copied }
+
 // FatExtra returns how many steps of w tested candidates found since the
 // last merge (extra, fat_refresh.go), and how many times those were merged
 // into the others.

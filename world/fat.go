@@ -74,11 +74,12 @@ type fatState struct {
 	workers  int            // how many share the escapes' check, or testCandidates
 	escParts [][]int32      // each worker's escaped boxes
 	unsure   slotSet        // the dirty slots no Move vouched for (fat_unsure.go); bits grow with the dirty ones
-	recs     []batch.Record // by slot: the boxes as of the last step that used the kernel
+	recs     []batch.Record // by slot: the boxes as of the last step that used the kernel, or as moved since (moveRecord)
 	filters  []Filter       // and their filters
 	odd      int            // how many of filters are not DefaultFilter
 	oddParts []int          // each copyDirty worker's change to odd
 	copied   bool           // boxes and filters are those of the last step, which used the kernel
+	behind   bool           // a box changed since then other than by a move that wrote its record (moveRecord)
 	kernel   bool           // this step tests the candidates with batch.PairKeys
 	tests    []pairTest     // each worker's buffer for batch.PairKeys
 	margins  []float64      // build's buffer for the sampled boxes' margins

@@ -292,29 +292,37 @@ func (w *World) joinShare(k int) {
 	}
 }
 
-// kernelShare: the candidates are tested with batch.PairKeys when there are
-// at least kernelShare of them a Dynamic box, and with obb.Box.Overlaps on
-// the boxes' slots otherwise. The kernel tests eight pairs an instruction
-// (sixteen with AVX-512), their boxes loaded from records by slot, which
-// must be kept: every box moved since the last step is copied there, and
-// the boxes that move are the Dynamic ones, so the copies a step pays for
-// are counted against them, not against every box: on the RTS map with its
-// buildings Static (BenchmarkWorldMapStep), about two candidates a box but
-// more than five a Dynamic box, a count against every box would choose the
-// slots' test, with which the step takes twice as long there as with the
-// kernel. On the RTS and mixed scenes, about fourteen candidates a box, the
-// kernel makes the step faster; on the uniform scene, half a candidate a
-// box, the copies cost more than the kernel saves (BenchmarkWorldStep,
-// moved=100%/move=each/workers=1).
-const kernelShare = 2
+// kernelShare: the candidates are tested with batch.PairKeys when there is
+// at least one for every kernelShare Dynamic boxes, and with
+// obb.Box.Overlaps on the boxes' slots otherwise. The kernel tests eight
+// pairs an instruction (sixteen with AVX-512), their boxes loaded from
+// records by slot, 32 bytes in one cache line where a slot is 56 bytes
+// across one or two: in a world larger than the cache, each candidate's
+// second box is a miss, and the record is the smaller one. The records
+// must be kept: a move writes its box's record as it writes its slot
+// (moveRecord), with the box at hand, and a step copies only the boxes
+// changed otherwise (chooseTest). The boxes that move are the
+// Dynamic ones, so the writes are counted against them, not against every
+// box: on the RTS map with its buildings Static (BenchmarkWorldMapStep),
+// about two candidates a box but more than five a Dynamic box, a count
+// against every box would choose the slots' test, with which the step
+// takes twice as long there as with the kernel. On the uniform scene, half
+// a candidate a box, the step with the kernel takes no longer than with
+// the slots' test in a world the caches hold and less in one they do not
+// (BenchmarkWorldStep, world=uniform/moved=100%, n=10000 to 4000000); the
+// RTS and mixed scenes have about fourteen. Fewer candidates than one for
+// every kernelShare Dynamic boxes, which none of those scenes has, are
+// tested on the slots, for which a move writes nothing more.
+const kernelShare = 4
 
 // chooseTest decides how this step tests the candidates and, for the
-// kernel, brings the records up to date: the boxes marked dirty in this
-// step and in those since the last that used the candidates, or every box
-// when the last did not use the kernel.
+// kernel, brings the records up to date: every box when the last step did
+// not use the kernel, and otherwise, when a box changed since then other
+// than by a move that wrote its record (behind), the boxes marked dirty in
+// this step and in those since the last that used the candidates.
 func (w *World) chooseTest() {
 	v := &w.fat
-	v.kernel = len(v.cand) > 0 && len(v.cand) >= kernelShare*w.dynamic
+	v.kernel = len(v.cand) > 0 && kernelShare*len(v.cand) >= w.dynamic
 	switch {
 	case !v.kernel:
 		// The slots' test reads no dead marks, so when the kernel's test
@@ -329,11 +337,26 @@ func (w *World) chooseTest() {
 			w.copyBox(int32(i))
 		}
 		v.copied = true
-	default:
+	case v.behind:
 		w.copyDirty()
 		for _, i := range v.pending.list {
 			w.copyBox(i)
 		}
+	}
+	v.behind = false
+}
+
+// moveRecord writes b, slot i's new pose, to the kernel's record of the
+// box while the records are kept (copied). Otherwise the records need
+// nothing: when they are not kept, the next step that uses the kernel
+// copies every box (chooseTest), and a slot past them is one inserted
+// since they were sized, whose insert set behind. Written here, where the
+// box is at hand, a moved box's record costs a step no read of its slot
+// (copyDirty), which in a world larger than the cache is a miss
+// (BenchmarkWorldStep, moved=100%, n=1000000).
+func (v *fatState) moveRecord(i int32, b obb.Box) {
+	if v.kernel && v.copied && int(i) < len(v.recs) {
+		v.recs[i].Set(b)
 	}
 }
 
@@ -351,12 +374,12 @@ func (w *World) copyRecord(i int32) int {
 	return odd
 }
 
-// copyDirty copies the boxes marked dirty to the records, on the workers
-// as MoveBoxes shares its boxes (moveWorkers): each copy reads a slot and
+// copyDirty copies the boxes marked dirty to the records, for a step
+// after a change that did not write them (behind), on the workers as
+// MoveBoxes shares its boxes (moveWorkers): each copy reads a slot and
 // writes a record, both misses in a large world, and where every box
-// moved it is a pass over all of them, which on the calling goroutine alone
-// keeps the other workers waiting (BenchmarkWorldStep,
-// world=rts/moved=100%/workers=2, n=1000000). The dirty list holds each slot
+// moved it is a pass over all of them, which on the calling goroutine
+// alone keeps the other workers waiting. The dirty list holds each slot
 // once, so the workers write different records.
 func (w *World) copyDirty() {
 	v := &w.fat

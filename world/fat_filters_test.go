@@ -17,7 +17,9 @@ import (
 // entries other than DefaultFilter is right, that the kernel's test ran
 // with every filter DefaultFilter (reading none) and with some not, and
 // that Pairs then matches brute force over the live boxes. With two
-// workers, the moved boxes' records are copied on both (copyDirty).
+// workers, MoveBoxes writes the moved boxes' records on both (sortRange),
+// and a step after a change of filters or boxes copies the dirty boxes'
+// records on both (copyDirty).
 func TestFatOddFilters(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) { testFatOddFilters(t, workers) })
@@ -35,7 +37,7 @@ func testFatOddFilters(t *testing.T, workers int) {
 	w.Workers = workers
 	hs := w.InsertBoxes(nil, &b, Dynamic, DefaultFilter)
 	if n := w.moveWorkers(len(hs)); n != workers {
-		t.Fatalf("the moved boxes' records are copied on %d workers, want %d", n, workers)
+		t.Fatalf("the moved boxes' records are written on %d workers, want %d", n, workers)
 	}
 	poses := [2]soa.Boxes{b, {}}
 	for i := range b.Len() {

@@ -16,8 +16,8 @@ import "slices"
 // have sixteen candidates each). The kernel's test skips the stale keys at
 // no cost a key (a dead box's column holds a NaN), where a check of each key
 // for a dead box cost as much as the merge saved; the test of boxes' slots,
-// used with fewer than kernelShare candidates a box, would pay that check,
-// where the merge costs little.
+// used with fewer than one candidate for every kernelShare Dynamic boxes,
+// would pay that check, where the merge costs little.
 func (w *World) refreshFat() {
 	v := &w.fat
 	if len(v.esc) == 0 {

@@ -97,7 +97,7 @@ func (w *World) cellsLater() bool {
 // list holds up to a quarter as many slots as the world has boxes (Moves
 // can repeat a box), where the pass over every block becomes the cheaper
 // (writeMode); past that, all is set instead. Every slot noted is dirty
-// (markDirty), and Pairs catches up before it clears the dirty marks, so
+// (Move marks it), and Pairs catches up before it clears the dirty marks, so
 // the pass finds the slots by their marks.
 func (w *World) fallBehind(i int32) {
 	l := &w.lag

@@ -68,6 +68,10 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		w.dirty.list = append(w.dirty.list, m.marked[k]...)
 	}
 	m.mode = w.writeMode(len(hs))
+	// The boxes' records, as Move writes them (moveRecord), by sortRange's
+	// workers, each for its own slots.
+	v := &w.fat
+	m.recs = v.kernel && v.copied && len(v.recs) >= len(w.slots)
 	m.next.Store(0)
 	w.fanOut(n, (*World).sortMoves)
 	for _, un := range m.unsure[:m.chunks] {
@@ -172,6 +176,7 @@ type moves struct {
 	leaving   []leaver             // the chunks' leave lists one after the other, when there are several
 	seen      []uint64             // markMoves' bitset of the slots of hs
 	mode      writeMode            // how the boxes that stay get into their blocks
+	recs      bool                 // whether sortRange writes the boxes' records (moveRecord)
 	next      atomic.Int64         // what sortMoves' workers (chunks) or settle's (blocks) have taken
 }
 
@@ -245,13 +250,15 @@ const sortChunk = 1024
 // box's cell (from the reaches batch.Reaches computes for reachChunk boxes
 // at a time), and records the box in the chunk's stay list, its new pose
 // written in its slot, and in its unsure list unless it lies inside its
-// fat bounds (fat_unsure.go), or in its leave list. Chunks write different
-// slots (no handle repeats) and their own lists only.
+// fat bounds (fat_unsure.go), or in its leave list; with recs, it writes
+// every box's record. Chunks write different slots and records (no handle
+// repeats) and their own lists only.
 func (w *World) sortRange(c, lo, hi int) {
 	m := &w.moves
 	st, lv, un := m.stay[c][:0], m.leave[c][:0], m.unsure[c][:0]
 	b, fat := m.b, w.fat.valid
 	ahead := m.mode == writeSorted // sortAhead
+	recs := m.recs
 	var rx, ry [reachChunk]float64
 	for ; lo < hi; lo += reachChunk {
 		end := min(lo+reachChunk, hi)
@@ -274,6 +281,9 @@ func (w *World) sortRange(c, lo, hi int) {
 			}
 			s := &w.slots[h>>8]
 			x := obb.Box{Center: obb.Vec2{X: cx[j], Y: cy[j]}, Axis: obb.Vec2{X: ux[j], Y: uy[j]}, Half: obb.Vec2{X: hx[j], Y: hy[j]}}
+			if recs {
+				w.fat.recs[h>>8].Set(x)
+			}
 			key, ok := cellKey{}, false
 			if s.where == inGrid {
 				var r, tx, ty float64

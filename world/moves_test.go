@@ -24,6 +24,18 @@ func splitMoves(t *testing.T) {
 	t.Cleanup(func() { world.MoveChunk(old) })
 }
 
+// moveBy gives the boxes hs the poses of b, by one MoveBoxes when by is
+// "MoveBoxes" and by a Move each otherwise.
+func moveBy(w *world.World, by string, hs []world.Handle, b *soa.Boxes) {
+	if by == "MoveBoxes" {
+		w.MoveBoxes(hs, b)
+		return
+	}
+	for i, h := range hs {
+		w.Move(h, b.At(i))
+	}
+}
+
 // splitKeeps gives a worker of keepAll 64 pair keys for the rest of test
 // t, so that its steps that moved few boxes keep their pairs on several
 // workers.
@@ -415,13 +427,7 @@ func TestLanesBehindPairs(t *testing.T) {
 						moved = append(moved, hs[i])
 						poses.Append(b)
 					}
-					if by == "MoveBoxes" {
-						w.MoveBoxes(moved, &poses)
-					} else {
-						for i, h := range moved {
-							w.Move(h, poses.At(i))
-						}
-					}
+					moveBy(w, by, moved, &poses)
 					what := fmt.Sprint("step ", step)
 					if step%3 == 2 {
 						checkQueries(t, w, m, r, queries, what)
@@ -441,6 +447,81 @@ func TestLanesBehindPairs(t *testing.T) {
 				}
 				if used, _ := world.FatStats(w); used < steps/2 {
 					t.Fatalf("the candidates served %d of %d steps", used, steps)
+				}
+			})
+		}
+	}
+}
+
+// TestRecordsOfNewSlots moves boxes inserted since the last step, in slots
+// past the kernel's records, while the records are kept: Move and
+// MoveBoxes write a moved box's record only where it has one, and the
+// next step copies the new boxes' records and finds their pairs.
+func TestRecordsOfNewSlots(t *testing.T) {
+	const n, added = 3000, 200
+	var boxes soa.Boxes
+	scene.RTS(rand.New(rand.NewPCG(11, 11)), n+added, &boxes)
+	for _, by := range []string{"MoveBoxes", "Move"} {
+		for _, workers := range []int{1, 2} {
+			t.Run(fmt.Sprintf("by=%s/workers=%d", by, workers), func(t *testing.T) {
+				w := world.New()
+				w.Workers = workers
+				first := boxes
+				first.CX, first.CY, first.UX, first.UY, first.HX, first.HY = first.CX[:n], first.CY[:n], first.UX[:n], first.UY[:n], first.HX[:n], first.HY[:n]
+				hs := w.InsertBoxes(nil, &first, world.Dynamic, world.DefaultFilter)
+				now := soa.Boxes{}
+				for i := range n {
+					now.Append(boxes.At(i))
+				}
+				r := rand.New(rand.NewPCG(12, uint64(workers)))
+				var f pairs.Finder
+				step := func(what string, moved []world.Handle, at []int) {
+					var poses soa.Boxes
+					for _, i := range at {
+						b := now.At(i)
+						b.Center = b.Center.Add(obb.Vec2{X: float32(r.NormFloat64() * 0.05), Y: float32(r.NormFloat64() * 0.05)})
+						now.CX[i], now.CY[i] = b.Center.X, b.Center.Y
+						poses.Append(b)
+					}
+					moveBy(w, by, moved, &poses)
+					var want []world.Pair
+					for _, p := range f.All(nil, &now) {
+						want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+					}
+					if got := w.Pairs(nil); !slices.Equal(got, want) {
+						t.Fatalf("%s: Pairs: %d pairs, Finder.All %d; missing %v, extra %v", what, len(got), len(want), diff(want, got), diff(got, want))
+					}
+				}
+				all := func() []int {
+					at := make([]int, len(hs))
+					for i := range at {
+						at[i] = i
+					}
+					return at
+				}
+				step("the first step", hs, all())
+				world.BuildFat(w)
+				for k := range 2 {
+					step(fmt.Sprint("step ", k), hs, all())
+				}
+				if !world.RecordsKept(w) {
+					t.Fatal("the steps did not test the candidates with the kernel")
+				}
+				// New boxes, each in a slot of its own past the records.
+				for i := n; i < n+added; i++ {
+					hs = append(hs, w.Insert(boxes.At(i), world.Dynamic, world.DefaultFilter))
+					now.Append(boxes.At(i))
+				}
+				var at []int
+				for i := n - added; i < n+added; i++ {
+					at = append(at, i)
+				}
+				step("the new boxes' first move", hs[n-added:], at)
+				for k := range 4 {
+					step(fmt.Sprint("step ", k, " after"), hs, all())
+				}
+				if !world.RecordsKept(w) {
+					t.Fatal("the steps after did not test the candidates with the kernel")
 				}
 			})
 		}

@@ -164,6 +164,7 @@ func (w *World) claim(b obb.Box, k Kind, f Filter) (int32, *slot, Handle) {
 // found then too. It panics if h is stale.
 func (w *World) Move(h Handle, b obb.Box) {
 	s := w.slot(h, "Move")
+	w.fat.moveRecord(int32(h>>8), b)
 	if s.where == inGrid {
 		later := w.writesLater()
 		if later && w.cellsLater() {
@@ -187,7 +188,7 @@ func (w *World) Move(h Handle, b obb.Box) {
 	w.unplace(s)
 	s.box = b
 	w.place(h, s)
-	w.markDirty(int32(h >> 8))
+	w.markChanged(int32(h >> 8))
 	w.compact()
 }
 
@@ -413,9 +414,17 @@ func (w *World) lift(g *grid) {
 	}
 }
 
-// markDirty records that slot i was inserted, moved, refiltered or removed
-// since the last Pairs.
+// markDirty records that slot i was inserted, refiltered or removed since
+// the last Pairs, a change the next step copies to the kernel's records.
 func (w *World) markDirty(i int32) {
+	w.markChanged(i)
+	w.fat.behind = true
+}
+
+// markChanged records that slot i changed since the last Pairs: a move
+// whose record is written already (moveRecord), or, through markDirty, any
+// other change.
+func (w *World) markChanged(i int32) {
 	w.dirty.add(i)
 	w.fat.markUnsure(i)
 }

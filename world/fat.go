@@ -372,8 +372,14 @@ func (w *World) dropFat() {
 // useFat records whether the candidates are in use, and so whether the
 // grids keep the fat bounds with their boxes' lanes (placeFat, remove and
 // compact); while they are not, the grids' churn does not pay for them.
+// Dropped, they drop the kernel's records too: build copies every record
+// again before the next step that tests candidates, so until then a move
+// need write none (moveRecord).
 func (w *World) useFat(on bool) {
 	w.fat.valid = on
+	if !on {
+		w.fat.copied = false
+	}
 	for k := range w.grids {
 		w.grids[k].keepFat = on
 	}

@@ -477,7 +477,8 @@ func jitter(t *testing.T, w *world.World, hs []world.Handle, boxes *soa.Boxes) i
 // where every box hops must still be served from them (a burst counts at
 // most a quarter of the boxes), and, after 8 more steps without hops, of
 // six steps where one in 4 hops, not all may be (the moving average of
-// the escapes drops them).
+// the escapes drops them), and the candidates dropped take the kernel's
+// records with them, which moves then need not write (moveRecord).
 // Every step's pairs are checked against pairs.Finder.All.
 func TestFatEscapeRate(t *testing.T) {
 	const side, groups = 80, 20
@@ -533,6 +534,9 @@ func TestFatEscapeRate(t *testing.T) {
 	if !step(hop(1, 0)) {
 		t.Fatal("one step where every box escaped dropped the candidates")
 	}
+	if !world.RecordsKept(w) {
+		t.Fatal("the steps served from the candidates did not test them with the kernel")
+	}
 	for range 8 {
 		step(func(int) float32 { return 0 })
 	}
@@ -540,6 +544,8 @@ func TestFatEscapeRate(t *testing.T) {
 	for range 6 {
 		if step(hop(4, 0)) {
 			served++
+		} else if world.RecordsKept(w) {
+			t.Fatal("a step not served from the candidates left the kernel's records kept, for moves to write until the next build")
 		}
 	}
 	if served == 6 {

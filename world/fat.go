@@ -78,7 +78,7 @@ type fatState struct {
 	filters  []Filter       // and their filters
 	odd      int            // how many of filters are not DefaultFilter
 	oddParts []int          // each copyDirty worker's change to odd
-	copied   bool           // boxes and filters are those of the last step, which used the kernel
+	copied   bool           // the records are kept: the last step used the kernel, and every change since wrote its record or set behind
 	behind   bool           // a box changed since then other than by a move that wrote its record (moveRecord)
 	kernel   bool           // this step tests the candidates with batch.PairKeys
 	tests    []pairTest     // each worker's buffer for batch.PairKeys

@@ -197,8 +197,8 @@ func (w *World) fatQuery(dst []uint64, i int32, f *fatBox) []uint64 {
 func (w *World) testCandidates() {
 	st := &w.step
 	n := w.workers(len(w.fat.cand), candChunk)
-	if !w.fat.kernel {
-		n = w.slotWorkers(n) // testSlots reads the slots
+	if !w.fat.kernel || len(w.fat.cand) < fewCandidates*w.dynamic {
+		n = w.slotWorkers(n)
 	}
 	for len(st.wk) < n {
 		st.wk = append(st.wk, nil)
@@ -233,6 +233,21 @@ func (w *World) testCandidates() {
 	}
 	st.found = found
 }
+
+// fewCandidates: with fewer candidates than fewCandidates a Dynamic box,
+// the test of the candidates runs on the caller alone in a world that is
+// not large, as the other passes that read what the caller's next Moves
+// write (slotWorkers): the slots' test reads the slots, and the kernel
+// reads the records, which each Move writes as it writes the slot
+// (moveRecord). A helper that read a record leaves its line in its own
+// cache, and the Move that writes it next waits for the other core, a
+// wait a moved box; with few candidates a box the helper's share of the
+// test saves less than that. The uniform scene, half a candidate a box,
+// took longer with two workers than with one in the Move step
+// (BenchmarkWorldStep, world=uniform/moved=100%/move=each, n=100000); the
+// RTS and mixed scenes, a dozen a box or more, keep both workers for the
+// kernel, whose test is most of their step.
+const fewCandidates = 2
 
 // joinFound returns st.found holding the workers' lists of found keys,
 // st.wk[:n], one after the other, merged with ex: a pass over every pair

@@ -245,8 +245,9 @@ func (w *World) testCandidates() {
 // test saves less than that. The uniform scene, half a candidate a box,
 // took longer with two workers than with one in the Move step
 // (BenchmarkWorldStep, world=uniform/moved=100%/move=each, n=100000); the
-// RTS and mixed scenes, a dozen a box or more, keep both workers for the
-// kernel, whose test is most of their step.
+// RTS and mixed scenes, a dozen a box or more, and the RTS map, five or so
+// a Dynamic box (BenchmarkWorldMapStep), keep both workers for the kernel,
+// whose test is most of their step.
 const fewCandidates = 2
 
 // joinFound returns st.found holding the workers' lists of found keys,

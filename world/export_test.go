@@ -63,6 +63,10 @@ func Writes(mode string) {
 // fat bounds (fat.go), and how many boxes escaped in them.
 func FatStats(w *World) (steps, escapes int) { return w.fat.used, w.fat.escapes }
 
+// FatWorkers returns how many workers w's last step served from the
+// candidates tested them on.
+func FatWorkers(w *World) int { return w.fat.workers }
+
 // RecordsKept reports whether w's last step tested the candidates with the
 // kernel, whose records the moves since have written (moveRecord).
 func RecordsKept(w *World) bool { return w.fat.kernel && w.fat.copied }

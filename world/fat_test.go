@@ -211,16 +211,8 @@ func TestFatStepsOnWorkers(t *testing.T) {
 	var boxes soa.Boxes
 	scene.RTS(rand.New(rand.NewPCG(9, 9)), n, &boxes)
 	r := rand.New(rand.NewPCG(10, 10))
-	w := world.New()
-	w.Workers = 2
-	hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
+	w, hs, now, dx, dy := jitterWorld(&boxes, r)
 	mustSplit(t, w, n)
-	now := boxes
-	now.CX, now.CY = slices.Clone(boxes.CX), slices.Clone(boxes.CY)
-	dx, dy := make([]float32, n), make([]float32, n)
-	for i := range dx {
-		dx[i], dy[i] = float32(r.NormFloat64()*0.05), float32(r.NormFloat64()*0.05)
-	}
 	var f pairs.Finder
 	for step := range 12 {
 		for i := range n {
@@ -247,6 +239,65 @@ func TestFatStepsOnWorkers(t *testing.T) {
 	}
 	if used, esc := world.FatStats(w); used < 6 || esc == 0 {
 		t.Fatalf("the candidates served %d of 12 steps, with %d escapes", used, esc)
+	}
+	if k := world.FatWorkers(w); k != 2 {
+		t.Fatalf("the candidates were tested on %d workers, not 2", k)
+	}
+}
+
+// jitterWorld loads boxes into a new World with two workers as Dynamic
+// boxes and returns it, their handles, a copy of the boxes for the steps
+// to move, and each box's jitter, a normal deviate of 0.05 a coordinate
+// drawn from r.
+func jitterWorld(boxes *soa.Boxes, r *rand.Rand) (w *world.World, hs []world.Handle, now soa.Boxes, dx, dy []float32) {
+	w = world.New()
+	w.Workers = 2
+	hs = w.InsertBoxes(nil, boxes, world.Dynamic, world.DefaultFilter)
+	now = *boxes
+	now.CX, now.CY = slices.Clone(boxes.CX), slices.Clone(boxes.CY)
+	n := boxes.Len()
+	dx, dy = make([]float32, n), make([]float32, n)
+	for i := range dx {
+		dx[i], dy[i] = float32(r.NormFloat64()*0.05), float32(r.NormFloat64()*0.05)
+	}
+	return w, hs, now, dx, dy
+}
+
+// TestFewCandidatesOnCaller checks that a world the caches hold, with two
+// workers and fewer than fewCandidates candidates a Dynamic box (the
+// uniform scene, half a candidate a box, at 80,000 boxes: enough
+// candidates for two workers), tests them on the caller alone, whose next
+// Moves write the records the test reads, and that its pairs are right.
+func TestFewCandidatesOnCaller(t *testing.T) {
+	const n = 80000
+	var boxes soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(11, 11)), n, &boxes)
+	r := rand.New(rand.NewPCG(12, 12))
+	w, hs, now, dx, dy := jitterWorld(&boxes, r)
+	var f pairs.Finder
+	for step := range 16 {
+		for i := range n {
+			now.CX[i], now.CY[i] = boxes.CX[i], boxes.CY[i]
+			if step%2 == 1 { // jitter between two poses
+				now.CX[i], now.CY[i] = boxes.CX[i]+dx[i], boxes.CY[i]+dy[i]
+			}
+		}
+		for i, h := range hs {
+			w.Move(h, now.At(i))
+		}
+		var want []world.Pair
+		for _, p := range f.All(nil, &now) {
+			want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+		}
+		if got := w.Pairs(nil); !slices.Equal(got, want) {
+			t.Fatalf("step %d: %d pairs, brute force %d; missing %v", step, len(got), len(want), diff(want, got))
+		}
+	}
+	if used, _ := world.FatStats(w); used < 4 || !world.RecordsKept(w) {
+		t.Fatalf("the candidates served %d of 16 steps, records kept %v: the test would not test the kernel's workers", used, world.RecordsKept(w))
+	}
+	if k := world.FatWorkers(w); k != 1 {
+		t.Fatalf("%d workers tested the candidates, not the caller alone", k)
 	}
 }
 

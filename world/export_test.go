@@ -67,6 +67,10 @@ func FatStats(w *World) (steps, escapes int) { return w.fat.used, w.fat.escapes 
 // candidates tested them on.
 func FatWorkers(w *World) int { return w.fat.workers }
 
+// FatSplit returns how many workers w's candidates are enough for, before
+// testCandidates limits them.
+func FatSplit(w *World) int { return w.workers(len(w.fat.cand), candChunk) }
+
 // RecordsKept reports whether w's last step tested the candidates with the
 // kernel, whose records the moves since have written (moveRecord).
 func RecordsKept(w *World) bool { return w.fat.kernel && w.fat.copied }

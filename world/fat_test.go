@@ -289,12 +289,16 @@ func TestFewCandidatesOnCaller(t *testing.T) {
 		for _, p := range f.All(nil, &now) {
 			want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
 		}
+		before, _ := world.FatStats(w)
 		if got := w.Pairs(nil); !slices.Equal(got, want) {
 			t.Fatalf("step %d: %d pairs, brute force %d; missing %v", step, len(got), len(want), diff(want, got))
 		}
+		if used, _ := world.FatStats(w); step == 15 && used == before {
+			t.Fatal("the last step was not served from the candidates: the test would not test their workers")
+		}
 	}
-	if used, _ := world.FatStats(w); used < 4 || !world.RecordsKept(w) {
-		t.Fatalf("the candidates served %d of 16 steps, records kept %v: the test would not test the kernel's workers", used, world.RecordsKept(w))
+	if !world.RecordsKept(w) || world.FatSplit(w) < 2 {
+		t.Fatalf("records kept %v, candidates enough for %d workers: the test would not test the kernel's workers", world.RecordsKept(w), world.FatSplit(w))
 	}
 	if k := world.FatWorkers(w); k != 1 {
 		t.Fatalf("%d workers tested the candidates, not the caller alone", k)

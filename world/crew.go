@@ -41,7 +41,8 @@ type share struct {
 // write waiting for it, and the step takes longer than with one worker. So
 // these passes run on the caller in such a world: the check of the boxes
 // that may have left their fat bounds, the slots' test of the candidates
-// and the kernel's test of few of them (fewCandidates), and the catch-up's
+// and the kernel's test of few of them (fewCandidates, and of any number
+// in a smaller world: ownRecordBytes), and the catch-up's
 // cells and block writes (BenchmarkWorldDrift and
 // BenchmarkWorldStep, moved=100%/move=each, workers=2; the RTS and mixed
 // scenes, whose candidates the kernel tests from records, no different). A

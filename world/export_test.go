@@ -33,6 +33,16 @@ func MoveChunk(n int) int {
 	return old
 }
 
+// RecordBytes sets the records' size up to which the kernel tests the
+// candidates on the caller alone (ownRecordBytes), and returns the value
+// it replaces: the tests' worlds of 10,000 to 40,000 boxes set -1, so that
+// the kernel's test runs on several workers.
+func RecordBytes(n int) int {
+	old := ownRecordBytes
+	ownRecordBytes = n
+	return old
+}
+
 // KeepChunk sets the fewest pair keys keepAll gives a worker and returns
 // the value it replaces: tests with a few thousand pairs set a few
 // hundred, so that a step that moved few boxes keeps its pairs on several

@@ -196,19 +196,22 @@ func (w *World) fatQuery(dst []uint64, i int32, f *fatBox) []uint64 {
 // (fat_refresh.go), and joins its pairs with theirs (joinSparse).
 func (w *World) testCandidates() {
 	st := &w.step
-	n := w.workers(len(w.fat.cand), candChunk)
-	if !w.fat.kernel || len(w.fat.cand) < fewCandidates*w.dynamic {
+	v := &w.fat
+	n := w.workers(len(v.cand), candChunk)
+	switch {
+	case !v.kernel || len(v.cand) < fewCandidates*w.dynamic:
 		n = w.slotWorkers(n)
+	case len(v.recs)*int(unsafe.Sizeof(batch.Record{})) <= ownRecordBytes:
+		n = 1
 	}
 	for len(st.wk) < n {
 		st.wk = append(st.wk, nil)
 		st.cols = append(st.cols, columns{})
 	}
-	w.fat.workers = n
-	for len(w.fat.tests) < n {
-		w.fat.tests = append(w.fat.tests, pairTest{})
+	v.workers = n
+	for len(v.tests) < n {
+		v.tests = append(v.tests, pairTest{})
 	}
-	v := &w.fat
 	if v.kernel {
 		// A dead box's record gets a NaN, which overlaps nothing, so the
 		// kernel skips the stale keys at no cost a key.
@@ -247,8 +250,24 @@ func (w *World) testCandidates() {
 // (BenchmarkWorldStep, world=uniform/moved=100%/move=each, n=100000); the
 // RTS and mixed scenes, a dozen a box or more, and the RTS map, five or so
 // a Dynamic box (BenchmarkWorldMapStep), keep both workers for the kernel,
-// whose test is most of their step.
+// whose test is most of their step, once their records outgrow
+// ownRecordBytes.
 const fewCandidates = 2
+
+// ownRecordBytes: in a world whose records take no more than this (the L2
+// cache of a core of an AMD EPYC of the Zen 5 family), the kernel tests
+// the candidates on the caller alone, however many there are. The caller
+// wrote those records as the boxes moved (moveRecord) and holds them in
+// its cache; a helper's share of the test reads each of its records from
+// the other core and leaves a copy there, which the next step's writes
+// wait to take back, and that costs more than the share saves. With two
+// workers, the all-moved steps of the RTS and mixed scenes took longer
+// than with one at 10,000 and 30,000 boxes, and as long with this rule;
+// at 50,000 boxes and more the helper gains
+// (BenchmarkWorldStep, world=rts and world=mixed, moved=100%, workers=2).
+// The tests lower it (export_test.go), so that their small worlds test
+// the candidates on several workers.
+var ownRecordBytes = 1 << 20
 
 // joinFound returns st.found holding the workers' lists of found keys,
 // st.wk[:n], one after the other, merged with ex: a pass over every pair

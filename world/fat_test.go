@@ -263,45 +263,54 @@ func jitterWorld(boxes *soa.Boxes, r *rand.Rand) (w *world.World, hs []world.Han
 	return w, hs, now, dx, dy
 }
 
-// TestFewCandidatesOnCaller checks that a world the caches hold, with two
-// workers and fewer than fewCandidates candidates a Dynamic box (the
-// uniform scene, half a candidate a box, at 80,000 boxes: enough
-// candidates for two workers), tests them on the caller alone, whose next
-// Moves write the records the test reads, and that its pairs are right.
-func TestFewCandidatesOnCaller(t *testing.T) {
-	const n = 80000
-	var boxes soa.Boxes
-	scene.Uniform(rand.New(rand.NewPCG(11, 11)), n, &boxes)
-	r := rand.New(rand.NewPCG(12, 12))
-	w, hs, now, dx, dy := jitterWorld(&boxes, r)
-	var f pairs.Finder
-	for step := range 16 {
-		for i := range n {
-			now.CX[i], now.CY[i] = boxes.CX[i], boxes.CY[i]
-			if step%2 == 1 { // jitter between two poses
-				now.CX[i], now.CY[i] = boxes.CX[i]+dx[i], boxes.CY[i]+dy[i]
+// TestCandidatesOnCaller checks that a world the caches hold, with two
+// workers and candidates enough for both, tests them on the caller alone,
+// whose next Moves write the records the test reads, where a rule says so,
+// and that its pairs are right: the uniform scene at 80,000 boxes has
+// fewer than fewCandidates candidates a Dynamic box (half a candidate),
+// and the RTS scene at 10,000 boxes a dozen a box but records within
+// ownRecordBytes.
+func TestCandidatesOnCaller(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		make func(*rand.Rand, int, *soa.Boxes)
+		n    int
+	}{{"uniform", scene.Uniform, 80000}, {"rts", scene.RTS, 10000}} {
+		t.Run(c.name, func(t *testing.T) {
+			var boxes soa.Boxes
+			c.make(rand.New(rand.NewPCG(11, 11)), c.n, &boxes)
+			r := rand.New(rand.NewPCG(12, 12))
+			w, hs, now, dx, dy := jitterWorld(&boxes, r)
+			var f pairs.Finder
+			for step := range 16 {
+				for i := range c.n {
+					now.CX[i], now.CY[i] = boxes.CX[i], boxes.CY[i]
+					if step%2 == 1 { // jitter between two poses
+						now.CX[i], now.CY[i] = boxes.CX[i]+dx[i], boxes.CY[i]+dy[i]
+					}
+				}
+				for i, h := range hs {
+					w.Move(h, now.At(i))
+				}
+				var want []world.Pair
+				for _, p := range f.All(nil, &now) {
+					want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
+				}
+				before, _ := world.FatStats(w)
+				if got := w.Pairs(nil); !slices.Equal(got, want) {
+					t.Fatalf("step %d: %d pairs, brute force %d; missing %v", step, len(got), len(want), diff(want, got))
+				}
+				if used, _ := world.FatStats(w); step == 15 && used == before {
+					t.Fatal("the last step was not served from the candidates: the test would not test their workers")
+				}
 			}
-		}
-		for i, h := range hs {
-			w.Move(h, now.At(i))
-		}
-		var want []world.Pair
-		for _, p := range f.All(nil, &now) {
-			want = append(want, world.Pair{A: hs[p.I], B: hs[p.J]})
-		}
-		before, _ := world.FatStats(w)
-		if got := w.Pairs(nil); !slices.Equal(got, want) {
-			t.Fatalf("step %d: %d pairs, brute force %d; missing %v", step, len(got), len(want), diff(want, got))
-		}
-		if used, _ := world.FatStats(w); step == 15 && used == before {
-			t.Fatal("the last step was not served from the candidates: the test would not test their workers")
-		}
-	}
-	if !world.RecordsKept(w) || world.FatSplit(w) < 2 {
-		t.Fatalf("records kept %v, candidates enough for %d workers: the test would not test the kernel's workers", world.RecordsKept(w), world.FatSplit(w))
-	}
-	if k := world.FatWorkers(w); k != 1 {
-		t.Fatalf("%d workers tested the candidates, not the caller alone", k)
+			if !world.RecordsKept(w) || world.FatSplit(w) < 2 {
+				t.Fatalf("records kept %v, candidates enough for %d workers: the test would not test the kernel's workers", world.RecordsKept(w), world.FatSplit(w))
+			}
+			if k := world.FatWorkers(w); k != 1 {
+				t.Fatalf("%d workers tested the candidates, not the caller alone", k)
+			}
+		})
 	}
 }
 

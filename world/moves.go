@@ -136,7 +136,7 @@ const moveChunk = 4096
 // scene took longer with two workers than with one at 10,000 and 20,000
 // boxes; with 32,768 it takes as long. Pairs' test of the candidates,
 // most of a step where boxes have many pairs (the RTS and mixed scenes),
-// keeps its own limit (candChunk). The tests lower smallMoveChunk
+// keeps its own limits (candChunk, ownRecordBytes). The tests lower smallMoveChunk
 // (export_test.go), so that their worlds run these passes on several
 // workers.
 var smallMoveChunk = 1 << 15

@@ -16,12 +16,13 @@ import (
 )
 
 // splitMoves gives a worker of MoveBoxes and of the catch-up of Moves
-// 4,096 boxes for the rest of test t, so that its world of 10,000 to
-// 40,000 boxes runs those passes on several workers, as a larger world
-// does by default.
+// 4,096 boxes, and lets the kernel test the candidates on several workers
+// whatever the records' size, for the rest of test t, so that its world of
+// 10,000 to 40,000 boxes runs those passes on several workers, as a larger
+// world does by default.
 func splitMoves(t *testing.T) {
-	old := world.MoveChunk(4096)
-	t.Cleanup(func() { world.MoveChunk(old) })
+	old, oldRecs := world.MoveChunk(4096), world.RecordBytes(-1)
+	t.Cleanup(func() { world.MoveChunk(old); world.RecordBytes(oldRecs) })
 }
 
 // moveBy gives the boxes hs the poses of b, by one MoveBoxes when by is

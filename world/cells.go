@@ -17,10 +17,10 @@ import (
 // cells that can hold a partner. Each pair is met once: within a cell, by
 // the earlier box; across cells of a level, from the cell that has the
 // other in one of its four forward neighbours (a box's bounds reach at most
-// R = S/4 from its center, so two boxes of a level that overlap sit in
-// cells at most one apart, and clamping coordinates keeps that); across
-// levels, from the lower level's cell; Dynamic with Static, from the
-// Dynamic cell. Querying each box visits its cells' neighbourhood once per
+// R = S/4 from a point of its cell, its center or nearShift's, so two
+// boxes of a level that overlap sit in cells at most one apart, and
+// clamping coordinates keeps that); across levels, from the lower level's
+// cell; Dynamic with Static, from the Dynamic cell. Querying each box visits its cells' neighbourhood once per
 // box; this visits it once per cell (BenchmarkWorldStep, moved=100%
 // against moved=1%, ns per moved box).
 //
@@ -284,11 +284,12 @@ func (w *World) neighbours(p *packed, cols *columns, c int32, ck cellKey) (right
 
 // cellPairs appends the pairs the Dynamic cell c is responsible for.
 //
-// A box reaches at most R from its center along each axis, so a box at
-// (x, y) in cell (i, j) pairs with a box of the row above, whose center
-// lies at or above (j+1)·S, only if y >= (j+1)·S - 2R; with the right
+// A box reaches at most R from its center along each axis, and at most R
+// from a point of its cell (its center, or see nearShift), so a box at
+// (x, y) in cell (i, j) pairs with a box of the row above, within R of a
+// point at or above (j+1)·S, only if y >= (j+1)·S - 2R; with the right
 // column's boxes only if x >= (i+1)·S - 2R; and with the left column's,
-// whose centers lie below i·S, only if x < i·S + 2R. Those bounds are
+// within R of points below i·S, only if x < i·S + 2R. Those bounds are
 // multiples of R by integers below 2³³, exact in float64, as are the
 // float32 coordinates, so the comparisons are exact and drop no pair. With
 // S = 4R, half the boxes of a cell need the right neighbour, half the row

@@ -38,7 +38,10 @@
 // boxes in blocks of 16, two groups of 8 as float32 columns, that the batch
 // kernels test 8 or 16 at a time, a block per call. A question visits the
 // few cells its bounds reach on each level of box sizes, so its cost does
-// not grow with the number of boxes in the world; in the Static grid each
+// not grow with the number of boxes in the world. A Dynamic box whose
+// center moves just past its cell's edge stays in the cell while its
+// bounds stay within the cell's reach, so a box that jitters on an edge
+// does not move between cells every step. In the Static grid each
 // cell and each block keeps a rectangle that holds its boxes' bounds, a
 // crowded cell's boxes lie in spatial order (Sort-Tile-Recursive), and the
 // questions skip the cells and blocks whose rectangles miss theirs.

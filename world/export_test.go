@@ -150,6 +150,27 @@ func Invariants(w *World) error {
 	return w.invariants()
 }
 
+// OffCell returns how many of w's boxes lie in a cell other than their
+// center's (nearShift).
+func OffCell(w *World) int {
+	w.catchUp()
+	n := 0
+	for k := range w.grids {
+		g := &w.grids[k]
+		for c := range g.cells {
+			for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
+				for _, h := range g.blocks[b].h[:g.blocks[b].n] {
+					s := &w.slots[h>>8]
+					if _, side := sizes(int(s.cell.level)); offCell(s.box.Center.X, s.cell.x, side) > 0 || offCell(s.box.Center.Y, s.cell.y, side) > 0 {
+						n++
+					}
+				}
+			}
+		}
+	}
+	return n
+}
+
 // FatRules returns an error naming the first box of w, whose last call was
 // Pairs, that its candidates would lose, or nil (invariants_test.go).
 func FatRules(w *World) error { return w.fatRules() }

@@ -32,9 +32,9 @@ import (
 // Each level of a grid keeps at least the width of the fat bounds of every
 // box that entered it (fatWidth). A box's center lies in its bounds
 // (bound.Interval's are c ± (e + w), e and w not negative), so in its fat
-// bounds, and every point of those lies within that width of its center:
-// the cells whose centers' range [lo - width, hi + width] touches hold
-// them all. The fat bounds are copied to the box's block's lane
+// bounds, and every point of those lies within that width of its center,
+// and so within fatFar of a point of its cell (nearShift): the cells whose
+// range [lo - fatFar, hi + fatFar] touches hold them all. The fat bounds are copied to the box's block's lane
 // (fatBlock), so a query reads them in columns as it walks the blocks.
 //
 // The margin starts at a sixteenth of the box's own half width (the

@@ -125,7 +125,7 @@ func (w *World) cellCandidates(dst []uint64, k Kind, c int) []uint64 {
 		}
 		g2 := &w.grids[k2]
 		for _, lv := range g2.levels {
-			g2.visitFar(lv, lo, hi, g2.fatWidth[int(lv)-minLevel], func(blk *block) bool {
+			g2.visitFar(lv, lo, hi, g2.fatFar(lv), func(blk *block) bool {
 				ob := &g2.fat[g2.indexOf(blk)]
 				for m := batch.Meets(&union, ob, int(blk.n)); m != 0; m &= m - 1 {
 					x := mathbits.TrailingZeros32(m)
@@ -174,7 +174,7 @@ func (w *World) fatQuery(dst []uint64, i int32, f *fatBox) []uint64 {
 		}
 		g := &w.grids[k]
 		for _, lv := range g.levels {
-			g.visitFar(lv, f.lo, f.hi, g.fatWidth[int(lv)-minLevel], func(blk *block) bool {
+			g.visitFar(lv, f.lo, f.hi, g.fatFar(lv), func(blk *block) bool {
 				for m := batch.Meets(&r, &g.fat[g.indexOf(blk)], int(blk.n)); m != 0; m &= m - 1 {
 					x := blk.h[mathbits.TrailingZeros32(m)]
 					if j := int32(x >> 8); j == i || j < i && v.escBits[j>>6]&(1<<(j&63)) != 0 {

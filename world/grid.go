@@ -23,7 +23,9 @@ import (
 // centers' range [lo - r, hi + r] touches: two to four cells when the
 // question is the size of the level's boxes, whatever the size of the world.
 // Cell coordinates are floor(center/S), found through a hash table of tiles
-// of cells (tiles.go), so coordinates are unbounded.
+// of cells (tiles.go), so coordinates are unbounded. A Dynamic box whose
+// center moves just past its cell's edge may stay in the cell; the ranges
+// hold for it too (nearShift).
 //
 // Every level costs a question a few cells more, and a level of small cells
 // among boxes that are sparse for them costs a lookup per empty neighbour,
@@ -290,7 +292,7 @@ func (g *grid) recell(k cellKey, b obb.Box) (cellKey, float64, float64, float64,
 	}
 	r := max(rx, ry)
 	if !g.stays(k, r, b.Center) {
-		k = g.cellAt(b.Center, r)
+		k = g.cellNear(k, r, b.Center)
 	}
 	return k, r, slack(rx), slack(ry), true
 }
@@ -564,6 +566,87 @@ func (g *grid) stays(k cellKey, r float64, c obb.Vec2) bool {
 	b := &g.band[int(k.level)-minLevel]
 	x, y := float64(c.X)*b[2]-float64(k.x), float64(c.Y)*b[2]-float64(k.y)
 	return r > b[0] && r <= b[1] && x >= 0 && x < 1 && y >= 0 && y < 1
+}
+
+// A Dynamic box whose center moves just out of its cell's square may stay
+// in the cell, as a proxy of Box2D's dynamic tree stays in place while its
+// box stays in its fat bounds: a box that jitters across a cell's edge, as
+// resting bodies do, would otherwise leave the cell and come back step
+// after step, and the boxes that leave their cells are moved one by one,
+// each a chain of cache misses in a large world (leaveAhead;
+// BenchmarkWorldStep, moved=100%/move=bulk, whose boxes alternate between
+// two poses a small step apart).
+//
+// The proofs of the questions' cell ranges (visitLevel, cellPairs,
+// squareBounds, visitSegment) say that a box's center lies in its cell and
+// its bounds within the level's reach r = reach[k] of its center. They
+// need less: a float64 point p whose coord is the cell's, with the box's
+// bounds within r of p. near lets a box stay in cell k when its reach
+// rb and the distance d from its center to such a p (offCell) have
+// rb + d <= r, and d <= R/2^nearShift: its bounds lie within rb of its
+// center, so within r of p, and the questions' ranges, which never read
+// the center's own cell, find it as before. Its fat bounds lie within
+// their width of its center (fat.go), so within that width plus R/2^nearShift
+// of p, by which the queries for candidates widen their ranges (fatFar).
+// The Static grid's boxes stay only in the cell of their centers: their
+// blocks' rectangles lie in their cells' (block_rects.go).
+const nearShift = 4
+
+// cellNear returns the cell of a box of finite reach r centered at c
+// that was in cell k: k when near allows it to stay, else its center's.
+func (g *grid) cellNear(k cellKey, r float64, c obb.Vec2) cellKey {
+	if g.near(k, r, c) {
+		return k
+	}
+	return g.cellAt(c, r)
+}
+
+// near reports whether a box of finite reach r centered at c may stay in
+// cell k of the Dynamic grid: see nearShift. Its reach must be within the
+// level's band, as stays asks, and the cell not at the clamp of the
+// coordinates, whose cell holds centers beyond its square.
+func (g *grid) near(k cellKey, r float64, c obb.Vec2) bool {
+	i := int(k.level) - minLevel
+	b := &g.band[i]
+	if g.static || !(r > b[0] && r <= b[1]) || !inner(k.x) || !inner(k.y) {
+		return false
+	}
+	rr, s := sizes(int(k.level))
+	d := max(offCell(c.X, k.x, s), offCell(c.Y, k.y, s))
+	// Rounded sums of positive terms; the factor covers their rounding.
+	return d <= rr/(1<<nearShift) && (r+d)*(1+0x1p-50) <= g.reach[i]
+}
+
+// inner reports whether cell coordinate x is away from the clamp, so that
+// coord gives x for every float64 in [x·S, (x+1)·S).
+func inner(x int32) bool { return x > -maxCoord && x < maxCoord-1 }
+
+// offCell returns at least the distance from v to a float64 p whose coord
+// on cells of side s is i, for an inner i: v itself where its coord is i
+// (0), i·s where v lies below it, and (i + 1 - 2⁻¹⁰)·s where v lies
+// above; both are exact in float64 (|i| < 2³⁰, s a power of two) and in
+// [i·s, (i+1)·s), whose product by 1/s, exact, has floor i.
+func offCell(v float32, i int32, s float64) float64 {
+	x, lo, hi := float64(v), float64(float64(i)*s), float64(float64(i+1)*s)
+	switch {
+	case x < lo:
+		return (lo - x) * (1 + 0x1p-50)
+	case x >= hi:
+		return (x - hi + float64(s*0x1p-10)) * (1 + 0x1p-50)
+	}
+	return 0
+}
+
+// fatFar returns at least how far the fat bounds of level k's boxes lie
+// from a point of their cell (see nearShift): the width of the widest, in
+// the Dynamic grid plus R/2^nearShift.
+func (g *grid) fatFar(k int16) float64 {
+	w := g.fatWidth[int(k)-minLevel]
+	if g.static {
+		return w
+	}
+	r, _ := sizes(int(k))
+	return (w + r/(1<<nearShift)) * (1 + 0x1p-50)
 }
 
 // refill writes box x, moved by remove to lane of block blk, into the lane

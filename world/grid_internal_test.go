@@ -3,6 +3,7 @@ package world
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -434,6 +435,56 @@ func TestInsertLaysOut(t *testing.T) {
 			if g := &w.grids[k]; g.churn > max(g.boxes/2, 1024) {
 				t.Fatalf("kind %d: %d of %d boxes entered cells since the last layout", k, g.churn, g.boxes)
 			}
+		}
+	}
+}
+
+// TestOffCell checks offCell's promise against exact arithmetic: the point
+// it names lies in the cell (its coord is the cell's) and no farther from
+// the value than it says, for values in, near and far from cells at every
+// scale, the half-open edges included.
+func TestOffCell(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 6))
+	for range 200000 {
+		s := pow2(r.IntN(80) - 40)
+		i := int32(r.Int64N(1<<31) - 1<<30)
+		if r.IntN(2) == 0 {
+			i = int32(r.IntN(9) - 4)
+		}
+		if !inner(i) {
+			continue
+		}
+		// v: the cell's edges, a value near one, inside, or farther.
+		edge := float64(i) * s
+		if r.IntN(2) == 0 {
+			edge += s
+		}
+		var v float32
+		switch r.IntN(4) {
+		case 0:
+			v = float32(edge)
+		case 1:
+			v = math.Nextafter32(float32(edge), float32(math.Inf(2*r.IntN(2)-1)))
+		case 2:
+			v = float32(edge + (r.Float64()-0.5)*s/8)
+		case 3:
+			v = float32(edge + (r.Float64()-0.5)*s*4)
+		}
+		d := offCell(v, i, s)
+		x, lo, hi := float64(v), float64(i)*s, float64(i+1)*s
+		p := x
+		switch {
+		case x < lo:
+			p = lo
+		case x >= hi:
+			p = (float64(i) + 1 - 0x1p-10) * s
+		}
+		if coord(p, s) != i {
+			t.Fatalf("offCell(%g, %d, %g): its point %g lies in cell %d", v, i, s, p, coord(p, s))
+		}
+		exact := new(big.Float).Sub(new(big.Float).SetFloat64(x), new(big.Float).SetFloat64(p))
+		if exact.Abs(exact).Cmp(new(big.Float).SetFloat64(d)) > 0 {
+			t.Fatalf("offCell(%g, %d, %g) = %g; its point %g lies %v away", v, i, s, d, p, exact)
 		}
 	}
 }

@@ -27,6 +27,10 @@ import (
 //   - A block's common categories are the AND of its lanes' categories.
 //   - While the candidates are in use (fat.go), a lane's fat bounds are
 //     those its box's slot keeps, if it keeps any for the box.
+//   - A box's bounds lie within its level's reach of a point of its cell
+//     (nearShift): its center lies in its cell, or, in the Dynamic grid,
+//     within R/2^nearShift of it, its reach and that distance summing to
+//     the level's reach or less (offCell).
 //   - In the Static grid, a block's rectangle holds its boxes' bounds and
 //     lies in its cell's rectangle (block_rects.go).
 //   - The tiles index every cell and no other (indexRules).
@@ -63,6 +67,9 @@ func (w *World) invariants() error {
 						return fmt.Errorf("grid %d: box %#x: filter %v in its lane, %v in its slot", k, h, blk.f[lane], s.filter)
 					case !sameBits(blk.at(lane), s.box):
 						return fmt.Errorf("grid %d: box %#x: pose %v in its lane, %v in its slot", k, h, blk.at(lane), s.box)
+					}
+					if err := g.nearRule(cl.key, s.box); err != nil {
+						return fmt.Errorf("grid %d: box %#x: %v", k, h, err)
 					}
 					common &= blk.f[lane].Category
 					if g.keepFat {
@@ -325,3 +332,26 @@ func (w *World) settled(i int) bool {
 
 // inSet reports whether s holds slot i, which may lie past its bitset.
 func inSet(s *slotSet, i int32) bool { return int(i>>6) < len(s.bits) && s.has(i) }
+
+// nearRule returns an error when box x of cell k breaks the rule that its
+// bounds lie within the level's reach of a point of the cell (nearShift).
+func (g *grid) nearRule(k cellKey, x obb.Box) error {
+	if !inner(k.x) || !inner(k.y) {
+		return nil // a clamped cell holds centers beyond its square
+	}
+	_, s := sizes(int(k.level))
+	d := max(offCell(x.Center.X, k.x, s), offCell(x.Center.Y, k.y, s))
+	if d == 0 {
+		return nil
+	}
+	rx, ry, ok := bound.Reach(x)
+	switch {
+	case g.static || !ok:
+		return fmt.Errorf("center %v outside its cell %v", x.Center, k)
+	case d > pow2(int(k.level)-nearShift):
+		return fmt.Errorf("center %v %g from its cell %v", x.Center, d, k)
+	case max(rx, ry)+d > g.reach[int(k.level)-minLevel]:
+		return fmt.Errorf("center %v %g from its cell %v, reach %g, the level's %g", x.Center, d, k, max(rx, ry), g.reach[int(k.level)-minLevel])
+	}
+	return nil
+}

@@ -258,10 +258,10 @@ func (w *World) checkCells(k int) {
 				var key cellKey
 				var r, tx, ty float64
 				ok := false
-				if rx[j] >= 0 { // stays, else cellAt, as in sortMoves
+				if rx[j] >= 0 { // stays, else cellNear, as in sortMoves
 					r = max(rx[j], ry[j])
 					if key, ok = s.cell, true; !g.stays(key, r, s.box.Center) {
-						key = g.cellAt(s.box.Center, r)
+						key = g.cellNear(key, r, s.box.Center)
 					}
 					tx, ty = slack(rx[j]), slack(ry[j])
 				} else {

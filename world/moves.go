@@ -294,7 +294,7 @@ func (w *World) sortRange(c, lo, hi int) {
 					// only for those that leave.
 					r = max(rxs[j], rys[j])
 					if key, ok = s.cell, true; !g.stays(key, r, x.Center) {
-						key = g.cellAt(x.Center, r)
+						key = g.cellNear(key, r, x.Center)
 					}
 					tx, ty = slack(rxs[j]), slack(rys[j])
 				} else {

@@ -207,11 +207,13 @@ func overlapsBlock(q *batch.Query, blk *block) uint64 {
 
 // visitLevel calls fn with every block of level k that may hold a box
 // whose bounds meet [lo, hi], and stops early when fn returns true, which
-// it then returns. A box's center lies within the level's reach r =
-// reach[k] of every point of its bounds (levelReach), so only cells whose
-// coordinates are in coord(lo - r) to coord(hi + r) can hold one: lo - r
-// is rounded to nearest, which keeps it at or below any float64 at or
-// above the exact value, centers included, and coord is monotonic. When
+// it then returns. A box's center, or the point of its cell nearShift
+// names, a float64 whose coord is the cell's, lies within the level's
+// reach r = reach[k] of every point of its bounds (levelReach), so only
+// cells whose coordinates are in coord(lo - r) to coord(hi + r) can hold
+// one: lo - r is rounded to nearest, which keeps it at or below any
+// float64 at or above the exact value, such points included, and coord is
+// monotonic. When
 // the range has more cells than the grid, the grid's cells are scanned
 // instead.
 func (g *grid) visitLevel(k int16, lo, hi obb.Vec2, fn func(*block) bool) bool {

@@ -81,8 +81,8 @@ func (w *World) prefetchStage(i int32, stage int) {
 	occ, ti := g.entry(tk)
 	r, side := sizes(int(s.cell.level))
 	cx, cy := float64(s.box.Center.X), float64(s.box.Center.Y)
-	// The center's cell, s.cell, lies in this range, so the range meets
-	// the tile and the mask is not empty.
+	// The box's cell, s.cell, within R/16 of its center (nearShift), lies
+	// in this range, so the range meets the tile and the mask is not empty.
 	cells := tileRows(tk.y, coord(cy-2*r, side), coord(cy+2*r, side)) & tileColumns(tk.x, coord(cx-2*r, side), coord(cx+2*r, side))
 	tl := &g.tiles[ti-1]
 	if stage == 1 {

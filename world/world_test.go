@@ -396,20 +396,8 @@ func TestCellBoundaries(t *testing.T) {
 			var b soa.Boxes
 			place := func(i int) {
 				// The pair's offset: across the right edge, the upper
-				// one, or a corner; each coordinate it crosses by a
-				// distance within 2⁻⁹ of the most that overlaps, 2h.
-				d := func() float32 { return 2 * h * (1 - rng.Float32()*0x1p-9) }
-				var dx, dy float32
-				switch rng.IntN(4) {
-				case 0:
-					dx = d()
-				case 1:
-					dy = d()
-				case 2:
-					dx, dy = d(), d()
-				case 3:
-					dx, dy = -d(), d()
-				}
+				// one, or a corner.
+				dx, dy := edgeOffset(rng, h, 4)
 				// The first box lies below or left of the edge it crosses,
 				// by up to the whole offset.
 				x := float32(rng.IntN(8)-4)*s - rng.Float32()*max(dx, 0) - rng.Float32()*min(dx, 0)
@@ -453,6 +441,25 @@ func TestCellBoundaries(t *testing.T) {
 	}
 }
 
+// edgeOffset returns the offset between two boxes of half side h that
+// overlap by a hair, drawn from the first n of these: along x, along y,
+// along both, and left and up. Each coordinate it crosses by a distance
+// within 2⁻⁹ of the most that overlaps, 2h.
+func edgeOffset(rng *rand.Rand, h float32, n int) (dx, dy float32) {
+	d := func() float32 { return 2 * h * (1 - rng.Float32()*0x1p-9) }
+	switch rng.IntN(n) {
+	case 0:
+		dx = d()
+	case 1:
+		dy = d()
+	case 2:
+		dx, dy = d(), d()
+	case 3:
+		dx, dy = -d(), d()
+	}
+	return dx, dy
+}
+
 // brutePairs returns the pairs of the boxes of b, handle hs[i] for box i
 // in ascending handles, that obb.Box.Overlaps reports, by testing every
 // pair: the pairs a World of those boxes, all Dynamic with the default
@@ -468,4 +475,87 @@ func brutePairs(hs []world.Handle, b *soa.Boxes) []world.Pair {
 	}
 	slices.SortFunc(out, func(x, y world.Pair) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
 	return out
+}
+
+// TestBoxesNearCells moves pairs of boxes that overlap by a hair, as
+// TestCellBoundaries places them, back and forth across their cells' edges
+// by up to R/16 a coordinate, so that the boxes small enough for it stay in their cells
+// with their centers just outside (nearShift in grid.go), and compares
+// every step's pairs, and the queries of some of the boxes, with brute
+// force, and the World's layout with its rules. Half the pairs are of
+// boxes that reach almost R, the level's reach, which may not stay
+// outside their cells: one that did would have bounds past the reach the
+// questions widen their ranges by.
+func TestBoxesNearCells(t *testing.T) {
+	for _, r := range []float32{0.25, 1, 16} {
+		t.Run(fmt.Sprint("R=", r), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(9, uint64(r*4)))
+			s := 4 * r
+			var b, home soa.Boxes
+			for i := 0; i < 2000; i += 2 {
+				h := r * (1 - 0x1p-12)
+				if i%4 == 2 {
+					h = r / 2
+				}
+				dx, dy := edgeOffset(rng, h, 3)
+				// The first box lies within R/16 of a corner of a cell,
+				// the second left of it, below it or both, as far as
+				// overlaps: where a full step tests it against the first's
+				// cell only if the first lies in that cell (cellPairs).
+				x := float32(rng.IntN(8)-4)*s + (rng.Float32()-0.5)*r/8
+				y := float32(rng.IntN(8)-4)*s + (rng.Float32()-0.5)*r/8
+				b.Append(obb.FromHalf(obb.Vec2{X: x, Y: y}, obb.Vec2{X: h, Y: h}, 0))
+				b.Append(obb.FromHalf(obb.Vec2{X: x - dx, Y: y - dy}, obb.Vec2{X: h, Y: h}, 0))
+			}
+			home.Grow(b.Len())
+			for i := range b.Len() {
+				home.Append(b.At(i))
+			}
+			w := world.New()
+			hs := w.InsertBoxes(nil, &b, world.Dynamic, world.DefaultFilter)
+			off := 0
+			for step := range 24 {
+				got, want := w.Pairs(nil), brutePairs(hs, &b)
+				if !slices.Equal(got, want) {
+					t.Fatalf("step %d: %d pairs, brute force %d", step, len(got), len(want))
+				}
+				if err := world.Invariants(w); err != nil {
+					t.Fatalf("step %d: %v", step, err)
+				}
+				for i := 0; i < b.Len(); i += 97 {
+					q := b.At(i)
+					var want []world.Handle
+					for j := range b.Len() {
+						if q.Overlaps(b.At(j)) {
+							want = append(want, hs[j])
+						}
+					}
+					slices.Sort(want)
+					if got := w.Query(nil, q, ^uint32(0)); !slices.Equal(got, want) {
+						t.Fatalf("step %d: box %d's query: %d boxes, brute force %d", step, i, len(got), len(want))
+					}
+				}
+				off = max(off, world.OffCell(w))
+				// Each pair moves together, by up to R/16 a coordinate
+				// from its place, so its boxes keep their overlap.
+				for i := 0; i < b.Len(); i += 2 {
+					mx, my := (rng.Float32()-0.5)*r/8, (rng.Float32()-0.5)*r/8
+					for j := i; j < i+2; j++ {
+						b.CX[j], b.CY[j] = home.CX[j]+mx, home.CY[j]+my
+					}
+				}
+				if step%3 == 0 {
+					for i, h := range hs {
+						w.Move(h, b.At(i))
+					}
+				} else {
+					w.MoveBoxes(hs, &b)
+				}
+			}
+			if off == 0 {
+				t.Fatal("no box stayed outside its center's cell")
+			}
+			t.Logf("up to %d of %d boxes outside their centers' cells", off, b.Len())
+		})
+	}
 }

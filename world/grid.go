@@ -617,6 +617,38 @@ func (g *grid) near(k cellKey, r float64, c obb.Vec2) bool {
 	return d <= rr/(1<<nearShift) && (r+d)*(1+0x1p-50) <= g.reach[i]
 }
 
+// widenNear reports whether box x of the Dynamic grid's cell k, which near
+// did not let stay there, may stay by raising the level's reach: its
+// reach within the level's band, its center within R/2^nearShift of the
+// cell's square (offCell), and the two summing to R or less, the bound the
+// proofs of the cell ranges take for a level's reach. It then raises
+// reach[k] to that sum, as add raises it for a box it files: a box as
+// large as the largest of its level would otherwise leave its cell at
+// each move past the cell's edge, and come back at each move back, as
+// the RTS scene's did (BenchmarkWorldStep, world=rts/moved=100%). The
+// reach only grows while the level has boxes, so the questions, which
+// widen their ranges by it, find the box wherever it lies within it.
+// Only the caller's goroutine calls it, after the passes that read the
+// reach on the workers.
+func (g *grid) widenNear(k cellKey, x obb.Box) bool {
+	rx, ry, ok := bound.Reach(x)
+	if g.static || !ok || !inner(k.x) || !inner(k.y) {
+		return false
+	}
+	i := int(k.level) - minLevel
+	r, b := max(rx, ry), &g.band[i]
+	if !(r > b[0] && r <= b[1]) {
+		return false
+	}
+	rr, s := sizes(int(k.level))
+	d := max(offCell(x.Center.X, k.x, s), offCell(x.Center.Y, k.y, s))
+	if need := (r + d) * (1 + 0x1p-50); d <= rr/(1<<nearShift) && need <= rr {
+		g.reach[i] = max(g.reach[i], need)
+		return true
+	}
+	return false
+}
+
 // inner reports whether cell coordinate x is away from the clamp, so that
 // coord gives x for every float64 in [x·S, (x+1)·S).
 func inner(x int32) bool { return x > -maxCoord && x < maxCoord-1 }

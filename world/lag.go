@@ -221,6 +221,10 @@ func (w *World) checkAll(n int) {
 		}
 		for _, i := range l.leave[k] {
 			s := &w.slots[i]
+			if s.where == inGrid && s.kind == Dynamic && w.grids[Dynamic].widenNear(s.cell, s.box) {
+				w.fat.markUnsure(i) // its lane gets its pose with the others' below
+				continue
+			}
 			w.unplace(s)
 			w.place(makeHandle(i, s.gen), s)
 			w.fat.markUnsure(i)

@@ -93,6 +93,16 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 		w.leaveAhead(lv, j)
 		x := &lv[j]
 		s := &w.slots[x.h>>8]
+		if s.where == inGrid && s.kind == Dynamic && w.grids[Dynamic].widenNear(s.cell, x.box) {
+			// It stays in its lane, which the pass over the blocks
+			// writes from its slot in a settle.
+			s.box = x.box
+			if m.mode != writeSettle {
+				w.grids[Dynamic].blocks[s.block].set(s.lane, x.box)
+			}
+			w.fat.markUnsure(int32(x.h >> 8))
+			continue
+		}
 		w.unplace(s)
 		s.box = x.box
 		w.place(x.h, s)

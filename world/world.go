@@ -174,7 +174,7 @@ func (w *World) Move(h Handle, b obb.Box) {
 			return
 		}
 		g := &w.grids[s.kind]
-		if key, r, tx, ty, ok := g.recell(s.cell, b); ok && key == s.cell && g.holds(key, s.block, r, b) {
+		if key, r, tx, ty, ok := g.recell(s.cell, b); ok && (key == s.cell && g.holds(key, s.block, r, b) || g.widenNear(s.cell, b)) {
 			if !later {
 				g.blocks[s.block].set(s.lane, b)
 			} else {

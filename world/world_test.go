@@ -483,17 +483,19 @@ func brutePairs(hs []world.Handle, b *soa.Boxes) []world.Pair {
 // with their centers just outside (nearShift in grid.go), and compares
 // every step's pairs, and the queries of some of the boxes, with brute
 // force, and the World's layout with its rules. Half the pairs are of
-// boxes that reach almost R, the level's reach, which may not stay
-// outside their cells: one that did would have bounds past the reach the
-// questions widen their ranges by.
+// large boxes: boxes that reach almost R, which may not stay outside
+// their cells, whose bounds would pass R, the most a level's reach may
+// be; or boxes that reach 0.8 R, the level's reach, which stay by
+// raising it (widenNear).
 func TestBoxesNearCells(t *testing.T) {
-	for _, r := range []float32{0.25, 1, 16} {
-		t.Run(fmt.Sprint("R=", r), func(t *testing.T) {
+	for _, c := range []struct{ r, big float32 }{{0.25, 1 - 0x1p-12}, {1, 1 - 0x1p-12}, {16, 1 - 0x1p-12}, {1, 0.8}} {
+		r := c.r
+		t.Run(fmt.Sprintf("R=%g/big=%g", r, c.big), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(9, uint64(r*4)))
 			s := 4 * r
 			var b, home soa.Boxes
 			for i := 0; i < 2000; i += 2 {
-				h := r * (1 - 0x1p-12)
+				h := r * c.big
 				if i%4 == 2 {
 					h = r / 2
 				}

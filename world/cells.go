@@ -20,9 +20,9 @@ import (
 // R = S/4 from a point of its cell, its center or nearShift's, so two
 // boxes of a level that overlap sit in cells at most one apart, and
 // clamping coordinates keeps that); across levels, from the lower level's
-// cell; Dynamic with Static, from the Dynamic cell. Querying each box visits its cells' neighbourhood once per
-// box; this visits it once per cell (BenchmarkWorldStep, moved=100%
-// against moved=1%, ns per moved box).
+// cell; Dynamic with Static, from the Dynamic cell. Querying each box
+// visits its cells' neighbourhood once per box; this visits it once per
+// cell (BenchmarkWorldStep, moved=100% against moved=1%, ns per moved box).
 //
 // compact lays the cells out row after row, so a cell's right neighbour
 // usually follows it in the packed columns and the three cells above it

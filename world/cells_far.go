@@ -112,8 +112,8 @@ func (p *packed) boundsOf(lo, hi int) {
 // squareBounds returns float32 bounds, rounded outward, of the boxes of
 // level k's cells (x, y) for x in [x0, x1] and y in [y0, y1]: their
 // bounds lie within R of points in [x0·S, (x1+1)·S) × [y0·S, (y1+1)·S),
-// their centers or nearShift's. A clamped coordinate's cell holds centers beyond its
-// nominal range, so a side at the clamp is open.
+// their centers or nearShift's. A clamped coordinate's cell holds centers
+// beyond its nominal range, so a side at the clamp is open.
 func squareBounds(k int16, x0, y0, x1, y1 int32) (lo, hi obb.Vec2) {
 	r, s := sizes(int(k))
 	lo = obb.Vec2{X: f32.Down(float64(float64(x0)*s) - r), Y: f32.Down(float64(float64(y0)*s) - r)}

@@ -34,8 +34,9 @@ import (
 // (bound.Interval's are c ± (e + w), e and w not negative), so in its fat
 // bounds, and every point of those lies within that width of its center,
 // and so within fatFar of a point of its cell (nearShift): the cells whose
-// range [lo - fatFar, hi + fatFar] touches hold them all. The fat bounds are copied to the box's block's lane
-// (fatBlock), so a query reads them in columns as it walks the blocks.
+// range [lo - fatFar, hi + fatFar] touches hold them all. The fat bounds
+// are copied to the box's block's lane (fatBlock), so a query reads them
+// in columns as it walks the blocks.
 //
 // The margin starts at a sixteenth of the box's own half width (the
 // larger half side of its bounds) and doubles, up to a half, each time the

@@ -586,8 +586,9 @@ func (g *grid) stays(k cellKey, r float64, c obb.Vec2) bool {
 // rb + d <= r, and d <= R/2^nearShift: its bounds lie within rb of its
 // center, so within r of p, and the questions' ranges, which never read
 // the center's own cell, find it as before. Its fat bounds lie within
-// their width of its center (fat.go), so within that width plus R/2^nearShift
-// of p, by which the queries for candidates widen their ranges (fatFar).
+// their width of its center (fat.go), so within that width plus
+// R/2^nearShift of p, by which the queries for candidates widen their
+// ranges (fatFar).
 // The Static grid's boxes stay only in the cell of their centers: their
 // blocks' rectangles lie in their cells' (block_rects.go).
 const nearShift = 4

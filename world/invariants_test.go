@@ -30,7 +30,8 @@ import (
 //   - A box's bounds lie within its level's reach of a point of its cell
 //     (nearShift): its center lies in its cell, or, in the Dynamic grid,
 //     within R/2^nearShift of it, its reach and that distance summing to
-//     the level's reach or less (offCell).
+//     the level's reach or less (offCell); and a level's reach is at most
+//     its R (widenNear).
 //   - In the Static grid, a block's rectangle holds its boxes' bounds and
 //     lies in its cell's rectangle (block_rects.go).
 //   - The tiles index every cell and no other (indexRules).
@@ -339,7 +340,10 @@ func (g *grid) nearRule(k cellKey, x obb.Box) error {
 	if !inner(k.x) || !inner(k.y) {
 		return nil // a clamped cell holds centers beyond its square
 	}
-	_, s := sizes(int(k.level))
+	r, s := sizes(int(k.level))
+	if reach := g.reach[int(k.level)-minLevel]; reach > r {
+		return fmt.Errorf("cell %v: the level's reach %g passes its R, %g", k, reach, r)
+	}
 	d := max(offCell(x.Center.X, k.x, s), offCell(x.Center.Y, k.y, s))
 	if d == 0 {
 		return nil

@@ -161,7 +161,7 @@ func OffCell(w *World) int {
 			for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
 				for _, h := range g.blocks[b].h[:g.blocks[b].n] {
 					s := &w.slots[h>>8]
-					if _, side := sizes(int(s.cell.level)); offCell(s.box.Center.X, s.cell.x, side) > 0 || offCell(s.box.Center.Y, s.cell.y, side) > 0 {
+					if offFrom(s.cell, s.box.Center) > 0 {
 						n++
 					}
 				}

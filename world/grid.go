@@ -603,19 +603,33 @@ func (g *grid) cellNear(k cellKey, r float64, c obb.Vec2) cellKey {
 }
 
 // near reports whether a box of finite reach r centered at c may stay in
-// cell k of the Dynamic grid: see nearShift. Its reach must be within the
-// level's band, as stays asks, and the cell not at the clamp of the
-// coordinates, whose cell holds centers beyond its square.
+// cell k of the Dynamic grid: see nearShift and nearNeed.
 func (g *grid) near(k cellKey, r float64, c obb.Vec2) bool {
-	i := int(k.level) - minLevel
-	b := &g.band[i]
+	need, ok := g.nearNeed(k, r, c)
+	return ok && need <= g.reach[int(k.level)-minLevel]
+}
+
+// nearNeed returns at least the reach level k must have for a box of
+// reach r centered at c to stay in cell k of the Dynamic grid, r plus the
+// distance d from c to the cell (offFrom), and whether it may stay at all:
+// r within the level's band, as stays asks, d at most R/2^nearShift, and
+// the cell not at the clamp of the coordinates, whose cell holds centers
+// beyond its square.
+func (g *grid) nearNeed(k cellKey, r float64, c obb.Vec2) (float64, bool) {
+	b := &g.band[int(k.level)-minLevel]
 	if g.static || !(r > b[0] && r <= b[1]) || !inner(k.x) || !inner(k.y) {
-		return false
+		return 0, false
 	}
-	rr, s := sizes(int(k.level))
-	d := max(offCell(c.X, k.x, s), offCell(c.Y, k.y, s))
-	// Rounded sums of positive terms; the factor covers their rounding.
-	return d <= rr/(1<<nearShift) && (r+d)*(1+0x1p-50) <= g.reach[i]
+	d := offFrom(k, c)
+	// A rounded sum of positive terms; the factor covers its rounding.
+	return (r + d) * (1 + 0x1p-50), d <= pow2(int(k.level)-nearShift)
+}
+
+// offFrom returns at least the distance from c to a point of cell k whose
+// coord is the cell's on both axes (offCell), for an inner cell.
+func offFrom(k cellKey, c obb.Vec2) float64 {
+	_, s := sizes(int(k.level))
+	return max(offCell(c.X, k.x, s), offCell(c.Y, k.y, s))
 }
 
 // widenNear reports whether box x of the Dynamic grid's cell k, which near
@@ -633,21 +647,16 @@ func (g *grid) near(k cellKey, r float64, c obb.Vec2) bool {
 // reach on the workers.
 func (g *grid) widenNear(k cellKey, x obb.Box) bool {
 	rx, ry, ok := bound.Reach(x)
-	if g.static || !ok || !inner(k.x) || !inner(k.y) {
+	if !ok {
+		return false
+	}
+	need, ok := g.nearNeed(k, max(rx, ry), x.Center)
+	if !ok || need > pow2(int(k.level)) {
 		return false
 	}
 	i := int(k.level) - minLevel
-	r, b := max(rx, ry), &g.band[i]
-	if !(r > b[0] && r <= b[1]) {
-		return false
-	}
-	rr, s := sizes(int(k.level))
-	d := max(offCell(x.Center.X, k.x, s), offCell(x.Center.Y, k.y, s))
-	if need := (r + d) * (1 + 0x1p-50); d <= rr/(1<<nearShift) && need <= rr {
-		g.reach[i] = max(g.reach[i], need)
-		return true
-	}
-	return false
+	g.reach[i] = max(g.reach[i], need)
+	return true
 }
 
 // inner reports whether cell coordinate x is away from the clamp, so that

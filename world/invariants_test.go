@@ -340,11 +340,11 @@ func (g *grid) nearRule(k cellKey, x obb.Box) error {
 	if !inner(k.x) || !inner(k.y) {
 		return nil // a clamped cell holds centers beyond its square
 	}
-	r, s := sizes(int(k.level))
+	r, _ := sizes(int(k.level))
 	if reach := g.reach[int(k.level)-minLevel]; reach > r {
 		return fmt.Errorf("cell %v: the level's reach %g passes its R, %g", k, reach, r)
 	}
-	d := max(offCell(x.Center.X, k.x, s), offCell(x.Center.Y, k.y, s))
+	d := offFrom(k, x.Center)
 	if d == 0 {
 		return nil
 	}

@@ -213,9 +213,8 @@ func overlapsBlock(q *batch.Query, blk *block) uint64 {
 // cells whose coordinates are in coord(lo - r) to coord(hi + r) can hold
 // one: lo - r is rounded to nearest, which keeps it at or below any
 // float64 at or above the exact value, such points included, and coord is
-// monotonic. When
-// the range has more cells than the grid, the grid's cells are scanned
-// instead.
+// monotonic. When the range has more cells than the grid, the grid's cells
+// are scanned instead.
 func (g *grid) visitLevel(k int16, lo, hi obb.Vec2, fn func(*block) bool) bool {
 	return g.visitFar(k, lo, hi, g.reach[int(k)-minLevel], fn)
 }

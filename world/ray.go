@@ -110,8 +110,9 @@ func (w *World) ray(origin, delta obb.Vec2, mask uint32, tmax *float32, fn func(
 // 2⁻¹⁶ of |p| + |d| + 4r, computed in float64, whose rounding is far inside
 // the margin. Each column's range of cells is widened by the pad; a box the
 // segment hits has its center, or the point of its cell nearShift names,
-// within the pad of a point of it on each coordinate. The pad takes the level's reach, not its R, which would visit
-// more boxes for no more hits (BenchmarkWorldQuery, op=ray).
+// within the pad of a point of it on each coordinate. The pad takes the
+// level's reach, not its R, which would visit more boxes for no more hits
+// (BenchmarkWorldQuery, op=ray).
 //
 // In the Static grid it skips the blocks whose rectangles (block_rects.go)
 // the segment misses by more than the slab test's rounding, the part of

@@ -479,10 +479,10 @@ func brutePairs(hs []world.Handle, b *soa.Boxes) []world.Pair {
 
 // TestBoxesNearCells moves pairs of boxes that overlap by a hair, as
 // TestCellBoundaries places them, back and forth across their cells' edges
-// by up to R/16 a coordinate, so that the boxes small enough for it stay in their cells
-// with their centers just outside (nearShift in grid.go), and compares
-// every step's pairs, and the queries of some of the boxes, with brute
-// force, and the World's layout with its rules. Half the pairs are of
+// by up to R/16 a coordinate, so that the boxes small enough for it stay
+// in their cells with their centers just outside (nearShift in grid.go),
+// and compares every step's pairs, and the queries of some of the boxes,
+// with brute force, and the World's layout with its rules. Half the pairs are of
 // large boxes: boxes that reach almost R, which may not stay outside
 // their cells, whose bounds would pass R, the most a level's reach may
 // be; or boxes that reach 0.8 R, the level's reach, which stay by

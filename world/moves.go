@@ -72,7 +72,7 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	// workers, each for its own slots.
 	v := &w.fat
 	m.recs = v.kernel && v.copied && len(v.recs) >= len(w.slots)
-	m.next.Store(0)
+	m.spans.reset(m.chunks, n)
 	w.fanOut(n, (*World).sortMoves)
 	for _, un := range m.unsure[:m.chunks] {
 		for _, i := range un {
@@ -187,7 +187,8 @@ type moves struct {
 	seen      []uint64             // markMoves' bitset of the slots of hs
 	mode      writeMode            // how the boxes that stay get into their blocks
 	recs      bool                 // whether sortRange writes the boxes' records (moveRecord)
-	next      atomic.Int64         // what sortMoves' workers (chunks) or settle's (blocks) have taken
+	next      atomic.Int64         // what settle's workers (blocks) have taken
+	spans     spans                // sortMoves' chunks
 }
 
 // split gives n workers consecutive ranges of the boxes, and cuts the
@@ -232,24 +233,18 @@ func (w *World) checkMoves(k int) {
 	m.rising[k] = rising
 }
 
-// sortMoves is a worker's share of the pass that finds the moved boxes'
-// cells: it takes chunks of sortChunk boxes in turn until none is left.
-// Each chunk has its own lists, which the caller reads in the chunks'
-// order, so what the pass leaves does not depend on which worker did which
-// chunk. Chunks, not one range a worker: a helper goroutine can begin late
-// (BenchmarkGoStart in internal/crew), and the caller then takes what the
-// helper has not instead of waiting for a range the helper has yet to
-// start (BenchmarkWorldStep, world=uniform/moved=100%/move=bulk/workers=2,
-// n=10000).
-func (w *World) sortMoves(int) {
+// sortMoves is worker k's share of the pass that finds the moved boxes'
+// cells: chunks of sortChunk boxes, from its span (spans) and then from
+// the others'. Each chunk has its own lists, which the caller reads in the
+// chunks' order, so what the pass leaves does not depend on which worker
+// did which chunk. Chunks, not one range a worker: a helper goroutine can
+// begin late (BenchmarkGoStart in internal/crew), and the caller then
+// takes what the helper has not instead of waiting for a range the helper
+// has yet to start (BenchmarkWorldStep,
+// world=uniform/moved=100%/move=bulk/workers=2, n=10000).
+func (w *World) sortMoves(k int) {
 	m := &w.moves
-	for {
-		c := int(m.next.Add(1)) - 1
-		if c >= m.chunks {
-			return
-		}
-		w.sortRange(c, c*sortChunk, min((c+1)*sortChunk, len(m.hs)))
-	}
+	m.spans.each(k, func(c int) { w.sortRange(c, c*sortChunk, min((c+1)*sortChunk, len(m.hs))) })
 }
 
 // sortChunk is how many boxes sortMoves' workers take at a time: a few

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/obb2d/obb2d/internal/batch"
@@ -187,8 +186,7 @@ type moves struct {
 	seen      []uint64             // markMoves' bitset of the slots of hs
 	mode      writeMode            // how the boxes that stay get into their blocks
 	recs      bool                 // whether sortRange writes the boxes' records (moveRecord)
-	next      atomic.Int64         // what settle's workers (blocks) have taken
-	spans     spans                // sortMoves' chunks
+	spans     spans                // sortMoves' chunks, or settle's runs of blocks
 }
 
 // split gives n workers consecutive ranges of the boxes, and cuts the

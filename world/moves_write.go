@@ -55,20 +55,17 @@ var forcedWrites = -1
 // in which every lane whose slot is marked in a bitset (settleAll) gets
 // its slot's pose. The slot of a box is its pose's truth, so a lane marked
 // for another reason gets the pose it holds already. The workers take
-// runs of settleChunk blocks in turn, so no two write the same block, and each takes as many runs as it can: in
-// the RTS scene the blocks of the units' level hold two or three boxes
-// and those of the buildings' sixteen, and with half of the blocks each
-// one worker took three times as long as the other (BenchmarkWorldStep,
-// world=rts, workers=2).
+// runs of settleChunk blocks, each from its own span of them first
+// (spans), so no two write the same block, and each takes as many runs as
+// it can: in the RTS scene the blocks of the units' level hold two or
+// three boxes and those of the buildings' sixteen, and with half of the
+// blocks each one worker took three times as long as the other
+// (BenchmarkWorldStep, world=rts, workers=2).
 func (w *World) settle(k int) {
-	m := &w.moves
 	ahead := w.large() || len(w.slots)*int(unsafe.Sizeof(slot{})) > settleAheadBytes
 	dyn, total := len(w.grids[Dynamic].blocks), len(w.grids[Dynamic].blocks)+len(w.grids[Static].blocks)
-	for {
-		start := int(m.next.Add(settleChunk)) - settleChunk
-		if start >= total {
-			return
-		}
+	w.moves.spans.each(k, func(run int) {
+		start := run * settleChunk
 		end := min(start+settleChunk, total)
 		// A run can span the end of the Dynamic grid's blocks.
 		if start < dyn {
@@ -77,7 +74,7 @@ func (w *World) settle(k int) {
 		if end > dyn {
 			w.settleBlocks(w.grids[Static].blocks[max(start, dyn)-dyn:end-dyn], ahead)
 		}
-	}
+	})
 }
 
 // settleAll runs settle's pass over every block on n workers, for the
@@ -85,16 +82,18 @@ func (w *World) settle(k int) {
 func (w *World) settleAll(n int, bits []uint64) {
 	m := &w.moves
 	m.bits = bits
-	m.next.Store(0)
+	total := len(w.grids[Dynamic].blocks) + len(w.grids[Static].blocks)
+	m.spans.reset((total+settleChunk-1)/settleChunk, n)
 	w.fanOut(n, (*World).settle)
 	m.bits = nil
 }
 
 // settleChunk is how many blocks a worker of settle takes at a time:
-// about 150 kilobytes, which stream, against an atomic add. The blocks
-// are handed out as they come, not cut beforehand as pack cuts its cells:
-// between compactions a cell's blocks are not together, and only a pass
-// over every block would tell how full each range is.
+// about 150 kilobytes, which stream, against an atomic add. The spans are
+// cut by blocks, not by boxes as pack cuts its cells: between compactions
+// a cell's blocks are not together, and only a pass over every block would
+// tell how full each range is, so a worker done with its span takes runs
+// from the others'.
 const settleChunk = 256
 
 // settleBlocks is settle's pass over blocks.

@@ -137,8 +137,9 @@ func shareStart(starts []int32, k, n int) int {
 // spans hands a run of fanOut's units of work (sortMoves' chunks,
 // settle's runs of blocks) to its workers: worker k takes the units of
 // its own span, k/n to (k+1)/n of them, in order, and then, in turn,
-// those left in the other workers' spans, from where each stands. A helper that begins late loses no time
-// (fanOut), and while both run, each streams through memory of its own.
+// those left in the other workers' spans, from where each stands. A
+// helper that begins late loses no time (fanOut), and while both run,
+// each streams through memory of its own.
 // With one counter for all the units, the workers took alternate units,
 // and the helper's units, each just past the caller's, took longer than
 // the caller's: the sortMoves pass of BenchmarkWorldStep's all-moved

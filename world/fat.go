@@ -476,7 +476,7 @@ func (v *fatState) setCand(next []uint64) {
 		v.spare = make([]uint64, 0, cap(v.cand))
 	}
 	if room := cap(v.cand) / extraShare; cap(v.extraBuf) < room {
-		v.extra = slices.Grow(v.extra, room-len(v.extra))
+		v.extra = slices.Grow(v.extra, max(room-len(v.extra), 0)) // extra, from the other buffer, may hold more
 		v.extraBuf, v.exFound = make([]uint64, 0, room), make([]uint64, 0, room)
 	}
 }

@@ -90,10 +90,34 @@ func RecordsKept(w *World) bool { return w.fat.kernel && w.fat.copied }
 // into the others.
 func FatExtra(w *World) (steps, merges int) { return w.fat.extras, w.fat.merges }
 
+// FatFew returns how many of w's steps with few changed boxes were served
+// from the candidates (fat_few.go), how many of those took candidates
+// found since the last merge, how many indexes of the candidates they
+// made, and how many such steps built the candidates.
+func FatFew(w *World) (steps, extras, indexes, builds int) {
+	return w.fat.fewUsed, w.fat.fewExtras, w.fat.fewIndexes, w.fat.fewBuilds
+}
+
 // FatHold makes w's full steps go without the sample's checks for a
 // million steps (skip, as after windows with many escapes) and then wait
 // the longest for a build (need).
 func FatHold(w *World) { w.fat.skip, w.fat.need = 1<<20, maxQuiet }
+
+// FewAlways makes the steps with few changed boxes test their
+// candidates however many they have (fewUse), until the returned
+// function is called.
+func FewAlways() (restore func()) {
+	fewLimit = math.MaxInt32
+	return func() { fewLimit = fewCandidates }
+}
+
+// FatDrop drops w's candidates, as a step where too many boxes escape
+// does.
+func FatDrop(w *World) {
+	w.useFat(false)
+	v := &w.fat
+	v.checked, v.escaped, v.quiet, v.noisy = 0, 0, 0, 0
+}
 
 // FatBounds returns the fat bounds of box h, and false when it has none.
 func FatBounds(w *World, h Handle) (lo, hi obb.Vec2, ok bool) {
@@ -175,8 +199,12 @@ func OffCell(w *World) int {
 // Pairs, that its candidates would lose, or nil (invariants_test.go).
 func FatRules(w *World) error { return w.fatRules() }
 
-// StepLines returns what an incremental Pairs' queries would read of the
-// World's memory, in the order it queries its dirty boxes: for each box,
+// StepLines returns what an incremental Pairs would read of the World's
+// memory to find its dirty boxes' pairs; where it tests their candidates
+// (fat_few.go), for each box the cache lines of its slot, of its run of
+// the candidates' index and of each candidate's other box's slot;
+// otherwise what its queries would read, in the order it queries its dirty
+// boxes: for each box,
 // a pointer into each cache line of its slot, of its tiles' entries and
 // heads of cells, and of the head (blockHead) of each block it tests, on
 // every level of the grids it walks (pairsOf), a line once a box; the
@@ -197,6 +225,32 @@ func (w *World) StepLines() (lines []unsafe.Pointer) {
 				lines = append(lines, q)
 			}
 		}
+	}
+	if v := &w.fat; v.valid && w.fewUse() {
+		// The step tests the boxes' candidates (fat_few.go): the box's
+		// slot, its run of the index, and the slot of each candidate's
+		// other box.
+		f := &v.few
+		if f.gen != v.candGen {
+			w.indexCandidates()
+		}
+		for _, i := range w.dirty.list {
+			first = len(lines)
+			s := &w.slots[i]
+			add(unsafe.Pointer(s), unsafe.Sizeof(*s))
+			if !s.live || s.where != inGrid || v.dead.has(i) {
+				continue
+			}
+			add(unsafe.Pointer(&f.off[i]), 8)
+			run := f.other[f.off[i]:f.off[i+1]]
+			if len(run) > 0 {
+				add(unsafe.Pointer(&run[0]), uintptr(len(run))*unsafe.Sizeof(run[0]))
+			}
+			for _, x := range run {
+				add(unsafe.Pointer(&w.slots[x>>8]), unsafe.Sizeof(slot{}))
+			}
+		}
+		return lines
 	}
 	for _, i := range w.step.queue {
 		first = len(lines)

@@ -83,6 +83,8 @@ type fatState struct {
 	behind   bool           // a box changed since then other than by a move that wrote its record (moveRecord)
 	kernel   bool           // this step tests the candidates with batch.PairKeys
 	tests    []pairTest     // each worker's buffer for batch.PairKeys
+	candGen  int            // how many times cand was replaced (setCand)
+	few      fewState       // the few-moves step's state (fat_few.go)
 	margins  []float64      // build's buffer for the sampled boxes' margins
 
 	// While the candidates are dropped, one slot in 16 (sampled) keeps its
@@ -97,10 +99,14 @@ type fatState struct {
 	skip             int  // full steps to go without sampling (sampleRest)
 	rested           bool // the sample's boxes moved in steps that did not check them
 
-	used    int // steps served from the candidates (tests)
-	escapes int // boxes that escaped in them (tests)
-	extras  int // steps whose test read extra (tests)
-	merges  int // extra's merges into cand (tests)
+	used       int // steps served from the candidates (tests)
+	escapes    int // boxes that escaped in them (tests)
+	extras     int // steps whose test read extra (tests)
+	merges     int // extra's merges into cand (tests)
+	fewUsed    int // few-moves steps served from the candidates (tests)
+	fewExtras  int // and of those, steps that took keys of extra (tests)
+	fewIndexes int // indexes of cand made for them (tests)
+	fewBuilds  int // builds of the candidates in steps with few changed boxes (tests)
 }
 
 // escapeShare: a step drops the candidates when more than one Dynamic box
@@ -176,12 +182,7 @@ func (w *World) fatPairs() bool {
 	v.size(len(w.slots))
 	v.esc = v.esc[:0]
 	if !v.valid {
-		if v.skip > 0 {
-			v.skip--
-			v.rested = true
-			return false
-		}
-		if !w.sample() {
+		if !w.buildDue() {
 			return false
 		}
 		w.build()
@@ -189,6 +190,31 @@ func (w *World) fatPairs() bool {
 		w.testCandidates()
 		return true
 	}
+	if !w.fatEscapes() {
+		return false
+	}
+	w.testCandidates()
+	return true
+}
+
+// buildDue reports whether the sample calls for building the candidates
+// now, while they are dropped: not while the sample rests (sampleRest).
+func (w *World) buildDue() bool {
+	v := &w.fat
+	if v.skip > 0 {
+		v.skip--
+		v.rested = true
+		return false
+	}
+	return w.sample()
+}
+
+// fatEscapes checks the unsure dirty boxes and those marked in steps that
+// did not use the candidates against their fat bounds, and gives those
+// that escaped new fat bounds and candidates (refreshFat), or drops the
+// candidates and reports false when too many escape.
+func (w *World) fatEscapes() bool {
+	v := &w.fat
 	n := w.slotWorkers(w.workers(len(v.unsure.list), moveChunk))
 	for len(v.escParts) < n {
 		v.escParts = append(v.escParts, nil)
@@ -224,7 +250,6 @@ func (w *World) fatPairs() bool {
 	}
 	v.escapes += len(v.esc)
 	w.refreshFat()
-	w.testCandidates()
 	return true
 }
 
@@ -243,7 +268,7 @@ func (w *World) escapes(k int) {
 	v.escParts[k] = esc
 }
 
-// sample checks the fat bounds of the sampled dirty boxes of a full step
+// sample checks the fat bounds of the sampled dirty boxes of a step
 // while the candidates are dropped, refits those that escaped, with their
 // margins doubled, and those that had none, and reports whether to build
 // the candidates.
@@ -472,6 +497,7 @@ func (v *fatState) nextCand(n int) []uint64 {
 // its keys, get room for a share of cand's (extraShare).
 func (v *fatState) setCand(next []uint64) {
 	v.cand, v.spare = next, v.cand
+	v.candGen++
 	if cap(v.spare) < cap(v.cand) {
 		v.spare = make([]uint64, 0, cap(v.cand))
 	}

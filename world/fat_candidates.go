@@ -212,13 +212,7 @@ func (w *World) testCandidates() {
 	for len(v.tests) < n {
 		v.tests = append(v.tests, pairTest{})
 	}
-	if v.kernel {
-		// A dead box's record gets a NaN, which overlaps nothing, so the
-		// kernel skips the stale keys at no cost a key.
-		for _, i := range v.dead.list {
-			v.recs[i].CX = float32(math.NaN())
-		}
-	}
+	v.nanDead()
 	w.fanOut(n, (*World).testShare)
 	ex := v.exFound[:0]
 	if len(v.extra) > 0 {
@@ -235,6 +229,17 @@ func (w *World) testCandidates() {
 		found, st.spare = sortKeys(found, st.spare, len(w.slots))
 	}
 	st.found = found
+}
+
+// nanDead gives each dead box's record a NaN while the kernel tests the
+// candidates, which overlaps nothing, so the kernel skips the stale keys
+// at no cost a key.
+func (v *fatState) nanDead() {
+	if v.kernel {
+		for _, i := range v.dead.list {
+			v.recs[i].CX = float32(math.NaN())
+		}
+	}
 }
 
 // fewCandidates: with fewer candidates than fewCandidates a Dynamic box,

@@ -269,7 +269,10 @@ func (w *World) recordRules() error {
 //
 //   - cand and extra ascend, and no key of extra is one of cand in use:
 //     the step joins their pairs by merging the two lists.
-//   - Every key in use names two live boxes by their current handles.
+//   - Every key in use names two live boxes by their current handles,
+//     unless one is pending: a box changed in a step that queried (a
+//     removed one among them) is checked by the next step that uses the
+//     candidates, before it reads them (fatEscapes).
 //   - Every two boxes in the grids, neither pending nor both Static, whose
 //     fat bounds meet as batch.Meets tells (what a query of the candidates
 //     finds, fatQuery) are a key in use: fatRules' boxes in their fat
@@ -288,6 +291,9 @@ func (w *World) candRules() error {
 			}
 			if list.name == "cand" && (inSet(&v.dead, int32(k>>40)) || inSet(&v.dead, int32(uint32(k)>>8))) {
 				continue // stale, not in use
+			}
+			if inSet(&v.pending, int32(k>>40)) || inSet(&v.pending, int32(uint32(k)>>8)) {
+				continue // changed in a step that queried, checked by the next that uses the candidates
 			}
 			if inUse[k] {
 				return fmt.Errorf("key %#x in cand and in extra", k)

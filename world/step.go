@@ -32,7 +32,8 @@ type stepper struct {
 	joinFrom  []uint64 // the extra found keys joinFound merges in
 	keepAt    []int    // where each share's pairs start in cur (the first's at 0), then the end
 
-	full bool // this step recomputes every pair, cell by cell (cells.go)
+	full   bool // this step recomputes every pair, cell by cell (cells.go)
+	fewFat bool // this step tested its changed boxes' candidates (fat_few.go)
 
 	// The workers' state for a parallel step: each worker's pairs and
 	// scratch columns, a full step's packed boxes, which the workers share,
@@ -85,15 +86,17 @@ func pairOf(k uint64) Pair { return Pair{Handle(k >> 32), Handle(k)} }
 // eight changed, the call instead tests the pairs whose fat bounds meet,
 // which it keeps from step to step, and queries only the boxes that left
 // their fat bounds (fat.go), or, when many did, recomputes every pair cell
-// by cell; either costs less than as many queries. Events then reports
-// how the pairs changed.
+// by cell; either costs less than as many queries. While it keeps those
+// pairs, fewer than two a Dynamic box, a call with fewer changes tests the
+// changed boxes' ones instead of querying the boxes (fat_few.go). Events
+// then reports how the pairs changed.
 func (w *World) Pairs(dst []Pair) []Pair {
 	st := &w.step
 	w.catchUpCells()
 	w.compact()
 	st.full = w.dynamic > 0 && len(w.dirty.list)*fullStepShare >= w.dynamic
 	w.findPairs()
-	if !st.full {
+	if !st.full && !st.fewFat {
 		w.noteFat()
 	}
 	st.cur, st.dropped = st.cur[:0], st.dropped[:0]
@@ -295,7 +298,12 @@ func touchedPair(touched []uint64, k uint64) bool {
 func (w *World) findPairs() {
 	st := &w.step
 	st.found = st.found[:0]
+	st.fewFat = false
 	if st.full && w.fatPairs() {
+		return
+	}
+	if !st.full && w.fewFatPairs() {
+		st.fewFat = !st.full
 		return
 	}
 	w.catchUp() // the queries and the pass cell by cell read the lanes

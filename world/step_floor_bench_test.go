@@ -13,16 +13,17 @@ import (
 )
 
 // BenchmarkStepFloor sets an incremental step beside the memory floor of
-// its queries. reads=step is BenchmarkWorldStep's moved=1% step with Move
-// and one worker on the uniform scene: every hundredth box moved by a
-// small random step, then Pairs. reads=lines reads one byte of each cache
-// line that step's queries read (world.StepLines), in the same order: the
-// same memory with nothing computed and every address known in advance,
-// where the step's queries find each link from the one before. The loads
+// its search for the moved boxes' pairs. reads=step is BenchmarkWorldStep's
+// moved=1% step with Move and one worker on the uniform scene: every
+// hundredth box moved by a small random step, then Pairs, which tests the
+// moved boxes' candidates of fat bounds (fat_few.go). reads=lines reads one
+// byte of each cache line that step's test reads (world.StepLines), in the
+// same order: the same memory with nothing computed and every address known
+// in advance, where the step finds each link from the one before. The loads
 // are independent of each other, so the processor has as many in flight
 // as it can hold; asking for each box's lines some boxes ahead
 // (batch.Prefetch) made the loop slower at every n. ns/moved is per moved
-// box; lines/moved how many lines a query reads.
+// box; lines/moved how many lines the step reads a moved box.
 func BenchmarkStepFloor(b *testing.B) {
 	sizes := []int{10000, 100000, 1000000, 4000000}
 	if testing.Short() {
@@ -48,8 +49,10 @@ func BenchmarkStepFloor(b *testing.B) {
 				w.Move(h, poses[k&1][j])
 			}
 		}
+		// As many steps as BenchmarkWorldStep's before the timer: the
+		// candidates of fat bounds are built in the first twenty or so.
 		pairs := w.Pairs(nil)
-		for k := range 4 {
+		for k := range 40 {
 			move(k)
 			pairs = w.Pairs(pairs[:0])
 		}

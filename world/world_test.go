@@ -270,7 +270,9 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		scene   string
 		workers int
 		sorted  bool
-	}{{"uniform", 1, false}, {"uniform", 2, false}, {"uniform", 2, true}, {"rts", 1, false}, {"rts", 2, false}, {"mixed", 1, false}, {"mixed", 2, false}} {
+		few     bool // every hundredth box moves, not every box
+	}{{"uniform", 1, false, false}, {"uniform", 2, false, false}, {"uniform", 2, true, false}, {"rts", 1, false, false}, {"rts", 2, false, false}, {"mixed", 1, false, false}, {"mixed", 2, false, false},
+		{"uniform", 1, false, true}, {"uniform", 2, false, true}} {
 		workers := c.workers
 		world.SortAll(c.sorted)
 		boxes, jump := uniform, 0.05
@@ -280,12 +282,20 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		case "mixed":
 			boxes, jump = mixed, 5
 		}
-		t.Run(fmt.Sprintf("scene=%s/workers=%d/sorted=%v", c.scene, workers, c.sorted), func(t *testing.T) {
+		t.Run(fmt.Sprintf("scene=%s/workers=%d/sorted=%v/few=%v", c.scene, workers, c.sorted, c.few), func(t *testing.T) {
 			w := world.New()
 			w.Workers = workers
 			hs := w.InsertBoxes(nil, &boxes, world.Dynamic, world.DefaultFilter)
-			if workers > 1 {
+			if workers > 1 && !c.few {
 				mustSplit(t, w, len(hs))
+			}
+			if c.few {
+				var some soa.Boxes
+				for i := 0; i < len(hs); i += 100 {
+					hs[i/100] = hs[i]
+					some.Append(boxes.At(i))
+				}
+				hs, boxes = hs[:(len(hs)+99)/100], some
 			}
 			r := rand.New(rand.NewPCG(4, 4))
 			poses := [2][]obb.Box{make([]obb.Box, len(hs)), make([]obb.Box, len(hs))}
@@ -336,12 +346,23 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			// built, after their sample's margins grew to cover the poses
 			// and it escaped little for two windows in a row. After only
 			// four, the steps measured still allocate.
-			for range 16 {
+			// With few boxes moved, the sample takes some twenty steps a
+			// window at 5,000 boxes, and the candidates are built after
+			// two (fat_few.go).
+			warm := 16
+			if c.few {
+				warm = 80
+			}
+			for range warm {
 				step()
 			}
 			served, _ := world.FatStats(w)
+			few, _, _, _ := world.FatFew(w)
 			if n := testkit.Mallocs(20, "github.com/obb2d/obb2d/world.(*World).", step); n != 0 {
 				t.Fatalf("20 steps allocate %d times", n)
+			}
+			if now, _, _, _ := world.FatFew(w); c.few && now-few < 20 {
+				t.Fatalf("%d of the measured steps were served from the candidates with few moves", now-few)
 			}
 			if now, _ := world.FatStats(w); c.scene == "mixed" && now != served {
 				t.Fatalf("the measured steps were served from the candidates of fat bounds %d times, not cell by cell", now-served)

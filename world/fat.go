@@ -26,7 +26,8 @@ import (
 // candidates anew only for the boxes that left their fat bounds
 // (escaped), were inserted, removed, or moved out of the grid: their old
 // candidates go, and a query with their new fat bounds finds their new
-// ones.
+// ones. A step where few boxes changed tests only their candidates, where
+// a box has few (fat_few.go).
 //
 // A query must find every box whose fat bounds meet the escaped box's.
 // Each level of a grid keeps at least the width of the fat bounds of every

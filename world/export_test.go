@@ -104,11 +104,12 @@ func FatFew(w *World) (steps, extras, indexes, builds int) {
 func FatHold(w *World) { w.fat.skip, w.fat.need = 1<<20, maxQuiet }
 
 // FewAlways makes the steps with few changed boxes test their
-// candidates however many they have (fewUse), until the returned
-// function is called.
+// candidates however many they have (fewUse) and however many of their
+// boxes escape (fewEscapes), until the returned function is called.
 func FewAlways() (restore func()) {
-	fewLimit = math.MaxInt32
-	return func() { fewLimit = fewCandidates }
+	limit, escapes := fewLimit, fewEscapes
+	fewLimit, fewEscapes = math.MaxInt32, 0
+	return func() { fewLimit, fewEscapes = limit, escapes }
 }
 
 // FatDrop drops w's candidates, as a step where too many boxes escape

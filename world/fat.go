@@ -238,11 +238,7 @@ func (w *World) fatEscapes() bool {
 		}
 	}
 	if v.rate = v.rate - v.rate/rateSteps + min(len(v.esc), max(w.dynamic/burstShare, 1)); v.rate*escapeShare > rateSteps*w.dynamic {
-		w.useFat(false)
-		v.checked, v.escaped, v.quiet, v.noisy = 0, 0, 0, 0
-		if v.age < keepAge {
-			v.need = min(2*v.need+1, maxQuiet)
-		}
+		w.dropCandidates()
 		return false
 	}
 	v.used++
@@ -252,6 +248,18 @@ func (w *World) fatEscapes() bool {
 	v.escapes += len(v.esc)
 	w.refreshFat()
 	return true
+}
+
+// dropCandidates stops using the candidates, and has the sample wait
+// longer for the next build when they served fewer than keepAge steps.
+func (w *World) dropCandidates() {
+	v := &w.fat
+	w.useFat(false)
+	v.checked, v.escaped, v.quiet, v.noisy = 0, 0, 0, 0
+	v.few.escaped, v.few.moved = 0, 0
+	if v.age < keepAge {
+		v.need = min(2*v.need+1, maxQuiet)
+	}
 }
 
 // escapes is worker k's share of the check of the unsure dirty boxes

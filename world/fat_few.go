@@ -46,7 +46,8 @@ type fewState struct {
 	spare []uint64 // sortKeys' other buffer for keys
 
 	// Moving sums of the boxes that escaped and of the boxes changed in
-	// these steps, each step's counts weighed 16/rateSteps (fewEscapes).
+	// these steps (fewEscapes): each step adds 16 times its count and
+	// takes off a rateSteps-th of the sum.
 	escaped, moved int
 }
 

@@ -58,6 +58,8 @@
 // candidates only for the boxes that left their fat bounds; when more than
 // one box in 16 a step does, on average over the last steps, it recomputes
 // every pair cell by cell until a sample of the boxes shows few leaving.
+// While it keeps them, fewer than two a box, a step where few boxes moved
+// tests only the moved boxes' candidates instead of querying the boxes.
 // MoveBoxes moves many boxes in one call, on several goroutines, and writes
 // them block by block rather than in the caller's order when there are many
 // or the world is large. In a large world, Move too leaves the writing of

@@ -487,7 +487,9 @@ func benchDrift(b *testing.B, boxes *soa.Boxes, speed float32, workers, every in
 		found += len(pairs)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/box")
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64((n+every-1)/every), "ns/moved")
+	if every > 1 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64((n+every-1)/every), "ns/moved")
+	}
 	b.ReportMetric(float64(found)/float64(b.N)/float64(n), "pairs/box")
 }
 

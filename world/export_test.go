@@ -90,13 +90,18 @@ func RecordsKept(w *World) bool { return w.fat.kernel && w.fat.copied }
 // into the others.
 func FatExtra(w *World) (steps, merges int) { return w.fat.extras, w.fat.merges }
 
-// FatFew returns how many of w's steps with few changed boxes were served
-// from the candidates (fat_few.go), how many of those took candidates
-// found since the last merge, how many indexes of the candidates they
-// made, and how many such steps built the candidates.
-func FatFew(w *World) (steps, extras, indexes, builds int) {
-	return w.fat.fewUsed, w.fat.fewExtras, w.fat.fewIndexes, w.fat.fewBuilds
+// FatFew returns the counts of w's steps with few changed boxes
+// (fat_few.go).
+func FatFew(w *World) FewCounts {
+	v := &w.fat
+	return FewCounts{Steps: v.fewUsed, Escaped: v.fewEscaped, Extras: v.fewExtras, Indexes: v.fewIndexes, Builds: v.fewBuilds}
 }
+
+// FewCounts counts a world's steps with few changed boxes: those served
+// from the candidates, the boxes that escaped in them, those that took
+// keys of extra, the indexes of cand made for them, and the builds of the
+// candidates in such steps.
+type FewCounts struct{ Steps, Escaped, Extras, Indexes, Builds int }
 
 // FatHold makes w's full steps go without the sample's checks for a
 // million steps (skip, as after windows with many escapes) and then wait

@@ -106,6 +106,7 @@ type fatState struct {
 	merges     int // extra's merges into cand (tests)
 	fewUsed    int // few-moves steps served from the candidates (tests)
 	fewExtras  int // and of those, steps that took keys of extra (tests)
+	fewEscaped int // and the boxes that escaped in them (tests)
 	fewIndexes int // indexes of cand made for them (tests)
 	fewBuilds  int // builds of the candidates in steps with few changed boxes (tests)
 }

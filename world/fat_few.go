@@ -128,6 +128,7 @@ func (w *World) fewFatPairs() bool {
 	st.found = w.testSlots(st.found[:0], keys)
 	f.keys = keys
 	v.fewUsed++
+	v.fewEscaped += len(v.esc)
 	return true
 }
 

@@ -20,9 +20,10 @@ import (
 // inserted, removed, refiltered and turned Static or Dynamic, Static
 // boxes moved; now and then every Dynamic box moves, a step that tests
 // every candidate. It fails if the few-moves steps that the candidates
-// served are too few, or none of them had boxes escape, tested the
-// candidates found since the last merge, or indexed the candidates again
-// after a merge. Every scene's steps test their candidates here, however
+// served are too few, or if fewer than a quarter as many boxes escaped in
+// them, or fewer than a quarter of them tested the candidates found since
+// the last merge, or they indexed the candidates again after too few
+// merges. Every scene's steps test their candidates here, however
 // many a box has (world.FewAlways).
 func TestFatFewSteps(t *testing.T) {
 	steps := 400
@@ -30,7 +31,8 @@ func TestFatFewSteps(t *testing.T) {
 		steps = 100
 	}
 	defer world.FewAlways()()
-	few, escapes, extras, indexes, builds, runs := 0, 0, 0, 0, 0, 0
+	var all world.FewCounts
+	runs := 0
 	for si, set := range sceneSets {
 		if testing.Short() && !shortFewSets[set.name] {
 			continue
@@ -163,15 +165,14 @@ func TestFatFewSteps(t *testing.T) {
 					}
 					check(t, w, m, r, queriesFor(r, pool, 1), fmt.Sprint("step ", step))
 				}
-				_, esc := world.FatStats(w)
-				n, ex, ix, bd := world.FatFew(w)
-				t.Logf("%d of %d steps from the candidates with few moves, %d of them with extra candidates, %d indexes, %d builds; %d escapes in all steps", n, steps, ex, ix, bd, esc)
-				few, escapes, extras, indexes, builds = few+n, escapes+esc, extras+ex, indexes+ix, builds+bd
+				c := world.FatFew(w)
+				t.Logf("%d of %d steps from the candidates with few moves, %d escapes in them, %d of them with extra candidates, %d indexes", c.Steps, steps, c.Escaped, c.Extras, c.Indexes)
+				all.Steps, all.Escaped, all.Extras, all.Indexes = all.Steps+c.Steps, all.Escaped+c.Escaped, all.Extras+c.Extras, all.Indexes+c.Indexes
 			})
 		}
 	}
-	if few < runs*steps/3 || escapes == 0 || extras < few/4 || indexes < 2*runs {
-		t.Fatalf("the candidates served %d of %d steps with few moves, %d of them with extra candidates, %d indexes, %d builds, %d escapes", few, runs*steps, extras, indexes, builds, escapes)
+	if all.Steps < runs*steps/3 || all.Escaped < all.Steps/4 || all.Extras < all.Steps/4 || all.Indexes < 2*runs {
+		t.Fatalf("the candidates served %d of %d steps with few moves, with %d escapes, %d of them with extra candidates, %d indexes", all.Steps, runs*steps, all.Escaped, all.Extras, all.Indexes)
 	}
 }
 
@@ -237,11 +238,11 @@ func TestFatFewBuild(t *testing.T) {
 						m.box[i] = b
 					}
 					check(t, w, m, r, nil, fmt.Sprint("step ", step))
-					few, _, _, bd := world.FatFew(w)
+					c := world.FatFew(w)
 					switch {
-					case bd > builds:
-						builds = bd
-					case builds == 1 && few > 0:
+					case c.Builds > builds:
+						builds = c.Builds
+					case builds == 1 && c.Steps > 0:
 						served++
 					case builds == 2:
 						after++
@@ -283,7 +284,7 @@ func TestFatFewDrop(t *testing.T) {
 	world.BuildFat(w)
 	served := [2]int{}
 	for step := range 40 {
-		before, _, _, _ := world.FatFew(w)
+		before := world.FatFew(w).Steps
 		for i := range m.h {
 			if r.IntN(20) > 0 {
 				continue
@@ -298,7 +299,7 @@ func TestFatFewDrop(t *testing.T) {
 			m.box[i] = b
 		}
 		check(t, w, m, r, nil, fmt.Sprint("step ", step))
-		after, _, _, _ := world.FatFew(w)
+		after := world.FatFew(w).Steps
 		served[step/20] += after - before
 	}
 	if served[0] < 15 || served[1] > 15 {

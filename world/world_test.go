@@ -357,11 +357,11 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 				step()
 			}
 			served, _ := world.FatStats(w)
-			few, _, _, _ := world.FatFew(w)
+			few := world.FatFew(w).Steps
 			if n := testkit.Mallocs(20, "github.com/obb2d/obb2d/world.(*World).", step); n != 0 {
 				t.Fatalf("20 steps allocate %d times", n)
 			}
-			if now, _, _, _ := world.FatFew(w); c.few && now-few < 20 {
+			if now := world.FatFew(w).Steps; c.few && now-few < 20 {
 				t.Fatalf("%d of the measured steps were served from the candidates with few moves", now-few)
 			}
 			if now, _ := world.FatStats(w); c.scene == "mixed" && now != served {

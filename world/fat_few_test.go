@@ -19,12 +19,12 @@ import (
 // the world, leave the grid (a NaN, an infinity) and come back; boxes are
 // inserted, removed, refiltered and turned Static or Dynamic, Static
 // boxes moved; now and then every Dynamic box moves, a step that tests
-// every candidate. It fails if the few-moves steps that the candidates
-// served are too few, or if fewer than a quarter as many boxes escaped in
-// them, or fewer than a quarter of them tested the candidates found since
-// the last merge, or they indexed the candidates again after too few
-// merges. Every scene's steps test their candidates here, however
-// many a box has (world.FewAlways).
+// every candidate. It fails if, summed over the runs, the few-moves steps
+// that the candidates served are fewer than a third of the steps, the
+// boxes that escaped in them or the steps that tested the candidates found
+// since the last merge fewer than a quarter of them, or the indexes of the
+// candidates made for them fewer than two a run. Every scene's steps test
+// their candidates here, however many a box has (world.FewAlways).
 func TestFatFewSteps(t *testing.T) {
 	steps := 400
 	if testing.Short() {

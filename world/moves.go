@@ -281,6 +281,9 @@ func (w *World) sortRange(c, lo, hi int) {
 				if fat && int(k) < len(w.fat.box) {
 					batch.Prefetch(unsafe.Pointer(&w.fat.box[k]), unsafe.Sizeof(fatBox{}))
 				}
+				if recs {
+					batch.Prefetch(unsafe.Pointer(&w.fat.recs[k]), unsafe.Sizeof(batch.Record{}))
+				}
 			}
 			s := &w.slots[h>>8]
 			x := obb.Box{Center: obb.Vec2{X: cx[j], Y: cy[j]}, Axis: obb.Vec2{X: ux[j], Y: uy[j]}, Half: obb.Vec2{X: hx[j], Y: hy[j]}}
@@ -346,13 +349,14 @@ func extend[T any](l []T) ([]T, *T) {
 // with batch.Reaches, into two arrays on its stack that the cache keeps.
 const reachChunk = 256
 
-// sortAhead is how many boxes ahead sortRange asks for the slot and the
-// fat bounds of a box, when the step moved few boxes of a large world
-// (writeSorted): their slots are then scattered, and each is a cache miss
-// (BenchmarkWorldStep, moved=1%/move=bulk; see writeAhead). When a quarter
-// of the boxes or more moved, asking costs more than it saves where their
-// handles ascend, as BenchmarkWorldStep's do: their slots are then read in
-// order, which the processor's own prefetcher follows.
+// sortAhead is how many boxes ahead sortRange asks for the slot, the fat
+// bounds and (with recs) the record of a box, when the step moved few boxes
+// of a large world (writeSorted): their slots and records are then
+// scattered, and each is a cache miss (BenchmarkWorldStep,
+// moved=1%/move=bulk; see writeAhead). When a quarter of the boxes or more
+// moved, asking costs more than it saves where their handles ascend, as
+// BenchmarkWorldStep's do: their slots are then read in order, which the
+// processor's own prefetcher follows.
 const sortAhead = 8
 
 // markMoves is worker k's share of the check for repeated handles and of

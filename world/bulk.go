@@ -205,6 +205,7 @@ func (w *World) Clear() {
 	w.dirty.clear()
 	w.fat.unsure.clear()
 	w.lag.slots, w.lag.all, w.lag.lanes = w.lag.slots[:0], false, false
+	w.lag.stays.clear()
 	clear(w.lag.stale)
 	w.lag.behind.Store(false)
 	w.step.prev = w.step.prev[:0]

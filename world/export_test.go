@@ -69,6 +69,24 @@ func Writes(mode string) {
 	forcedWrites = map[string]int{"": -1, "direct": int(writeDirect), "sorted": int(writeSorted), "settle": int(writeSettle)}[mode]
 }
 
+// Stays returns the counts of w's MoveBoxes that left the lanes of
+// their boxes behind (lag_stays.go): the calls that did, the lists they
+// wrote because they would have grown too long, the lists readers wrote,
+// and the calls that marked their boxes for the pass over every block.
+func Stays(w *World) (deferred, overflows, written, marked int) {
+	s := &w.lag.stays
+	return s.deferred, s.overflows, s.written, s.marked
+}
+
+// StaysWriteNow sets how many MoveBoxes write their lanes at once after a
+// reader wrote those left behind, at first (writeNowSteps), until the
+// returned function is called.
+func StaysWriteNow(n int) (restore func()) {
+	old := writeNowSteps
+	writeNowSteps = n
+	return func() { writeNowSteps = old }
+}
+
 // FatStats returns how many steps of w were served from the candidates of
 // fat bounds (fat.go), and how many boxes escaped in them.
 func FatStats(w *World) (steps, escapes int) { return w.fat.used, w.fat.escapes }

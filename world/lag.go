@@ -40,6 +40,9 @@ import (
 // With one worker it does not: the catch-up reads every noted slot a second
 // time, which costs more than it saves.
 //
+// A MoveBoxes of few boxes of such a world can leave its lanes behind
+// too, until something reads them (lag_stays.go).
+//
 // The reading methods may run on several goroutines at once, so the first
 // to find the world behind catches it up under a mutex while the others
 // wait for it. A reader that finds it caught up, by an atomic load, reads
@@ -50,8 +53,10 @@ type lag struct {
 	stale  []uint64    // a bitset of the slots whose lanes may be behind them besides those noted (deferLanes)
 	lanes  bool        // stale has bits set
 	cells  bool        // the noted boxes' cells are not checked yet (cellsLater)
-	behind atomic.Bool // slots, all or lanes has something to write
+	behind atomic.Bool // slots, all, lanes or pending has something to write
 	mu     sync.Mutex  // held by the reader that catches up
+
+	stays staysBehind // the lanes MoveBoxes left behind (lag_stays.go)
 
 	list   []int32   // the slots checkCells checks
 	shares int       // how many workers share list
@@ -165,16 +170,20 @@ func (w *World) catchUpNow(keep bool) {
 		}
 	}
 	l.slots, l.all, l.list = l.slots[:0], false, nil
+	if !keep && len(l.stays.pending) > 0 {
+		l.stays.written++
+		w.writeStays()
+	}
 	if !keep && l.lanes {
 		l.stale = growBits(l.stale, len(w.dirty.bits)) // boxes inserted since have slots of their own
 		w.settleAll(w.slotWorkers(w.moveWorkers(w.n)), l.stale)
 		clear(l.stale)
 		l.lanes = false
 	}
-	if !l.lanes {
+	if !l.lanes && len(l.stays.pending) == 0 {
 		w.compactGrids()
 	}
-	l.behind.Store(l.lanes)
+	l.behind.Store(l.lanes || len(l.stays.pending) > 0)
 }
 
 // deferLanes notes that the lanes of every dirty slot may be behind their

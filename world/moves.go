@@ -22,8 +22,9 @@ import (
 // TLB miss. MoveBoxes finds every box's cell on as many goroutines as
 // Workers allows, and writes the boxes that stay in their cells in an order
 // that suits memory (writeMode), or, when a quarter of the boxes or more
-// moved, leaves them to the first question or step that reads the blocks
-// (lag.go). Boxes that change cells are moved one by one in order, as Move
+// moved, or fewer in a large world whose steps the candidates of fat
+// bounds serve, leaves them to the first question or step that reads the
+// blocks (lag.go, lag_stays.go). Boxes that change cells are moved one by one in order, as Move
 // moves them; when hs repeats a handle, every box is.
 func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	if n := b.Len(); n != len(hs) {
@@ -118,6 +119,10 @@ func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	}
 	switch m.mode {
 	case writeSorted:
+		if w.defersStays() {
+			w.deferStays()
+			break
+		}
 		w.bucket()
 		w.fanOut(n, (*World).writeMoves)
 	case writeSettle:

@@ -1,0 +1,151 @@
+package world
+
+import (
+	"unsafe"
+
+	"github.com/obb2d/obb2d/internal/batch"
+)
+
+// A MoveBoxes that moved fewer than a quarter of a large world's boxes
+// (writeSorted) writes the poses of the boxes that stay in their cells
+// into their lanes, sorted by region of blocks: three cache lines of a
+// block a box, a miss each. While the candidates of fat bounds serve the
+// steps with few moves (fewUse), no step reads those lanes: the
+// candidates' test reads the boxes' records and slots. So MoveBoxes then
+// leaves the lanes behind their slots, as Moves and the pass over every
+// block do (lag.go), and notes each slot once in a list, which the first
+// question or step that reads the lanes writes (writeStays): in a physics
+// loop of moves and steps, the bodies that move step after step are
+// written once, when something asks. While the lanes of other boxes wait
+// for the pass over every block (deferLanes), MoveBoxes marks its boxes
+// for that pass instead. BenchmarkWorldStep,
+// world=uniform/moved=1%/move=bulk: the MoveBoxes call takes 0.55 times as
+// long at 4,000,000 boxes with one worker as when it writes the lanes (0.58
+// with two), and 0.62 at 1,000,000 (0.54).
+//
+// What the list defers, a reader or a later MoveBoxes pays for at once,
+// and more, as its writes read each box's slot again, which MoveBoxes had
+// at hand. So the list holds at most twice as many slots as the MoveBoxes
+// that last added to it moved: a MoveBoxes that would leave more writes
+// the list (boxes that move in turn, not the same ones, gain nothing from
+// waiting). And each time the list is written, the MoveBoxes after write
+// their lanes at once, writeNowSteps of them the first time and twice as
+// many each time after, up to writeNowMax; a MoveBoxes that finds most of
+// its boxes in the list already (the same boxes moved again, no reader
+// between) starts the doubling over. A loop that asks a question after
+// every MoveBoxes so leaves almost no lane behind.
+type staysBehind struct {
+	pending  []int32  // the slots whose lanes are behind, each once
+	noted    []uint64 // a bitset of the slots in pending
+	writeNow int      // how many more MoveBoxes write their lanes at once
+	next     int      // writeNow after the list is next written, 0 for writeNowSteps
+
+	// For the tests: the MoveBoxes that left their lanes behind, the
+	// lists written because they would have grown too long, and by a
+	// reader, and the MoveBoxes that marked their boxes for the pass over
+	// every block.
+	deferred, overflows, written, marked int
+}
+
+// writeNowMax bounds writeNow. writeNowSteps is a variable for the tests,
+// which lower it so that their worlds, asked questions every few steps,
+// still leave lanes behind (export_test.go).
+const writeNowMax = 1024
+
+var writeNowSteps = 16
+
+// clear forgets the list, for Clear, whose grids hold no lane.
+func (s *staysBehind) clear() {
+	s.pending = s.pending[:0]
+	clear(s.noted)
+	s.writeNow, s.next = 0, 0
+}
+
+// defersStays reports whether MoveBoxes, writing sorted (writeSorted),
+// leaves the lanes of the boxes that stay in their cells behind.
+func (w *World) defersStays() bool {
+	s := &w.lag.stays
+	if s.writeNow > 0 {
+		s.writeNow--
+		return false
+	}
+	return w.fat.valid && w.fewUse()
+}
+
+// deferStays notes the slots of MoveBoxes' boxes that stay in their cells
+// as behind their lanes: as marks for the pass over every block when the
+// lanes of other boxes wait for it (deferLanes), else in the list.
+func (w *World) deferStays() {
+	l, m := &w.lag, &w.moves
+	s := &l.stays
+	s.deferred++
+	if l.lanes {
+		s.marked++
+		l.stale = growBits(l.stale, len(w.dirty.bits)) // slots made since deferLanes
+		for _, st := range m.stay[:m.chunks] {
+			for j := range st {
+				i := st[j].slot
+				l.stale[i>>6] |= 1 << (i & 63)
+			}
+		}
+		return
+	}
+	s.noted = growBits(s.noted, len(w.dirty.bits))
+	moved, fresh := 0, 0
+	for _, st := range m.stay[:m.chunks] {
+		moved += len(st)
+		for j := range st {
+			if i := st[j].slot; s.noted[i>>6]&(1<<(i&63)) == 0 {
+				s.noted[i>>6] |= 1 << (i & 63)
+				s.pending = append(s.pending, i)
+				fresh++
+			}
+		}
+	}
+	if 2*fresh < moved {
+		s.next = 0
+	}
+	if len(s.pending) > 2*moved {
+		s.overflows++
+		w.writeStays()
+	}
+	if len(s.pending) > 0 {
+		l.behind.Store(true)
+	}
+}
+
+// writeStays gives each lane of the list its slot's pose, and sets how
+// many MoveBoxes write theirs at once next. A slot noted may have been
+// removed, or its box moved to another cell or lane, since: its lane, if
+// it has one, is found afresh. The slots are asked for 2·pendingAhead
+// places ahead, and a box's group of lanes pendingAhead places ahead, so
+// that the misses of several boxes overlap.
+func (w *World) writeStays() {
+	s := &w.lag.stays
+	p := s.pending
+	if len(p) == 0 {
+		return
+	}
+	if s.next == 0 {
+		s.next = writeNowSteps
+	}
+	s.writeNow, s.next = s.next, min(2*s.next, writeNowMax)
+	for j, i := range p {
+		if a := j + 2*pendingAhead; a < len(p) {
+			batch.Prefetch(unsafe.Pointer(&w.slots[p[a]]), unsafe.Sizeof(slot{}))
+		}
+		if a := j + pendingAhead; a < len(p) {
+			if x := &w.slots[p[a]]; x.live && x.where == inGrid {
+				batch.Prefetch(unsafe.Pointer(&w.grids[x.kind].blocks[x.block].cols[x.lane/groupLanes]), unsafe.Sizeof(batch.Group{}))
+			}
+		}
+		if x := &w.slots[i]; x.live && x.where == inGrid {
+			w.grids[x.kind].blocks[x.block].set(x.lane, x.box)
+		}
+		s.noted[i>>6] &^= 1 << (i & 63)
+	}
+	s.pending = p[:0]
+}
+
+// pendingAhead: see writeStays.
+const pendingAhead = 8

@@ -78,9 +78,9 @@ func Stays(w *World) (deferred, overflows, written, marked int) {
 	return s.deferred, s.overflows, s.written, s.marked
 }
 
-// StaysWriteNow sets how many MoveBoxes write their lanes at once after a
-// reader wrote those left behind, at first (writeNowSteps), until the
-// returned function is called.
+// StaysWriteNow sets how many MoveBoxes write their lanes at once after
+// the list of lanes left behind is first written (writeNowSteps), until
+// the returned function is called.
 func StaysWriteNow(n int) (restore func()) {
 	old := writeNowSteps
 	writeNowSteps = n

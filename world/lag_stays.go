@@ -105,7 +105,7 @@ func (w *World) deferStays() {
 	if 2*fresh < moved {
 		s.next = 0
 	}
-	if len(s.pending) > 2*moved {
+	if moved > 0 && len(s.pending) > 2*moved {
 		s.overflows++
 		w.writeStays()
 	}

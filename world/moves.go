@@ -24,8 +24,9 @@ import (
 // that suits memory (writeMode), or, when a quarter of the boxes or more
 // moved, or fewer in a large world whose steps the candidates of fat
 // bounds serve, leaves them to the first question or step that reads the
-// blocks (lag.go, lag_stays.go). Boxes that change cells are moved one by one in order, as Move
-// moves them; when hs repeats a handle, every box is.
+// blocks (lag.go, lag_stays.go). Boxes that change cells are moved one by
+// one in order, as Move moves them; when hs repeats a handle, every box
+// is.
 func (w *World) MoveBoxes(hs []Handle, b *soa.Boxes) {
 	if n := b.Len(); n != len(hs) {
 		panic(fmt.Sprintf("world: MoveBoxes with %d handles and %d boxes", len(hs), n))

@@ -68,9 +68,10 @@
 // a world larger than the L2 cache, the blocks wait for the first question,
 // or step that does not use the candidates, which writes them in one pass;
 // in a large world whose steps with few moves the candidates serve, the
-// blocks of a MoveBoxes of fewer wait too, and that question writes each
-// box moved since once: in a physics loop of moves and steps served by the
-// candidates, only what reads the blocks pays for their writes. On Linux, the arrays of 4 MiB or
+// blocks of a MoveBoxes of fewer, and of Moves, wait too, and that
+// question writes each box moved since once: in a physics loop of moves
+// and steps served by the candidates, only what reads the blocks pays for
+// their writes. On Linux, the arrays of 4 MiB or
 // more that questions read at scattered places (the blocks, their fat
 // bounds, the tiles and the boxes' slots) ask for transparent huge pages
 // where the system gives them only on request ("madvise");

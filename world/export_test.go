@@ -69,18 +69,19 @@ func Writes(mode string) {
 	forcedWrites = map[string]int{"": -1, "direct": int(writeDirect), "sorted": int(writeSorted), "settle": int(writeSettle)}[mode]
 }
 
-// Stays returns the counts of w's MoveBoxes that left the lanes of
-// their boxes behind (lag_stays.go): the calls that did, the lists they
-// wrote because they would have grown too long, the lists readers wrote,
-// and the calls that marked their boxes for the pass over every block.
+// Stays returns the counts of w's MoveBoxes and catch-ups of Moves that
+// left the lanes of their boxes behind (lag_stays.go): those that did,
+// the lists written because they would have grown too long, the lists
+// readers wrote, and those that marked their boxes for the pass over every
+// block.
 func Stays(w *World) (deferred, overflows, written, marked int) {
 	s := &w.lag.stays
 	return s.deferred, s.overflows, s.written, s.marked
 }
 
-// StaysWriteNow sets how many MoveBoxes write their lanes at once after
-// the list of lanes left behind is first written (writeNowSteps), until
-// the returned function is called.
+// StaysWriteNow sets how many MoveBoxes and catch-ups write their lanes
+// at once after the list of lanes left behind is first written
+// (writeNowSteps), until the returned function is called.
 func StaysWriteNow(n int) (restore func()) {
 	old := writeNowSteps
 	writeNowSteps = n

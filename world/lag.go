@@ -40,8 +40,10 @@ import (
 // With one worker it does not: the catch-up reads every noted slot a second
 // time, which costs more than it saves.
 //
-// A MoveBoxes of few boxes of such a world can leave its lanes behind
-// too, until something reads them (lag_stays.go).
+// Where the candidates of fat bounds serve the steps with few moves, a
+// MoveBoxes of few boxes of such a world, and Pairs' catch-up of the
+// Moves, leave the lanes behind too, until something reads them
+// (lag_stays.go).
 //
 // The reading methods may run on several goroutines at once, so the first
 // to find the world behind catches it up under a mutex while the others
@@ -160,6 +162,8 @@ func (w *World) catchUpNow(keep bool) {
 	}
 	if l.all {
 		w.deferLanes()
+	} else if keep && len(l.slots) > 0 && w.defersStays() {
+		w.deferSlots(l.slots)
 	} else {
 		// A slot noted may have been removed or moved to another cell
 		// since: its lane, if it has one, is found afresh.

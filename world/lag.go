@@ -162,7 +162,7 @@ func (w *World) catchUpNow(keep bool) {
 	}
 	if l.all {
 		w.deferLanes()
-	} else if keep && len(l.slots) > 0 && w.defersStays() {
+	} else if keep && len(l.slots) > 0 && w.large() && w.defersStays() {
 		w.deferSlots(l.slots)
 	} else {
 		// A slot noted may have been removed or moved to another cell

@@ -95,9 +95,10 @@ func (w *World) deferStays() {
 }
 
 // deferSlots is deferStays for the slots the Moves since the last
-// catch-up noted (fallBehind), with repeats, at a catch-up that leaves the
-// lanes (catchUpNow): a Move that keeps its box in its cell in a large
-// world writes its slot only, and the catch-up would write its lane.
+// catch-up noted (fallBehind), with repeats, at a catch-up that keeps the
+// lanes (catchUpNow) in a large world (regions.go), as MoveBoxes defers
+// only there: a Move that keeps its box in its cell in such a world writes
+// its slot only, and the catch-up would write its lane.
 func (w *World) deferSlots(slots []int32) {
 	w.beginStays()
 	fresh := 0
@@ -159,11 +160,11 @@ func (w *World) endStays(moved, fresh int) {
 }
 
 // writeStays gives each lane of the list its slot's pose, and sets how
-// many MoveBoxes and catch-ups write theirs at once next. A slot noted may have been
-// removed, or its box moved to another cell or lane, since: its lane, if
-// it has one, is found afresh. The slots are asked for 2·pendingAhead
-// places ahead, and a box's group of lanes pendingAhead places ahead, so
-// that the misses of several boxes overlap.
+// many MoveBoxes and catch-ups write theirs at once next. A slot noted may
+// have been removed, or its box moved to another cell or lane, since: its
+// lane, if it has one, is found afresh. The slots are asked for
+// 2·pendingAhead places ahead, and a box's group of lanes pendingAhead
+// places ahead, so that the misses of several boxes overlap.
 func (w *World) writeStays() {
 	s := &w.lag.stays
 	p := s.pending

@@ -71,10 +71,10 @@
 // blocks of a MoveBoxes of fewer, and of Moves, wait too, and that
 // question writes each box moved since once: in a physics loop of moves
 // and steps served by the candidates, only what reads the blocks pays for
-// their writes. On Linux, the arrays of 4 MiB or
-// more that questions read at scattered places (the blocks, their fat
-// bounds, the tiles and the boxes' slots) ask for transparent huge pages
-// where the system gives them only on request ("madvise");
+// their writes. On Linux, the arrays of 4 MiB or more that questions read
+// at scattered places (the blocks, their fat bounds, the tiles and the
+// boxes' slots) ask for transparent huge pages where the system gives
+// them only on request ("madvise");
 // GODEBUG=disablethp=1, the runtime's switch for the heap, turns that off.
 //
 // # Memory

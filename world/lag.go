@@ -58,7 +58,7 @@ type lag struct {
 	behind atomic.Bool // slots, all, lanes or pending has something to write
 	mu     sync.Mutex  // held by the reader that catches up
 
-	stays staysBehind // the lanes MoveBoxes left behind (lag_stays.go)
+	stays staysBehind // the lanes MoveBoxes and the catch-ups of Moves left behind (lag_stays.go)
 
 	list   []int32   // the slots checkCells checks
 	shares int       // how many workers share list

@@ -195,6 +195,7 @@ func TestStaysBehind(t *testing.T) {
 	}
 }
 
+// contains reports whether s holds x.
 func contains(s []int, x int) bool {
 	for _, y := range s {
 		if y == x {

@@ -64,8 +64,8 @@ func orderedBits(x float32) uint32 {
 // coordinate over its index, which slices.Sort compares without a call:
 // with slices.SortFunc on records of the center, the handle and the place,
 // and each lane copied through obb.Box, a load of the RTS scene as Static
-// boxes took a quarter to a third longer (BenchmarkWorldLoad, 10,000 and
-// 100,000 boxes, three interleaved rounds). A place, block<<4 | lane,
+// boxes took longer (BenchmarkWorldLoad, 10,000 and 100,000 boxes, three
+// interleaved rounds). A place, block<<4 | lane,
 // fits an int32: a cell holds fewer than 2²⁴ boxes.
 func (g *grid) layOut(first, m, ci int32) {
 	cr := &g.crowd

@@ -345,10 +345,10 @@ func (w *World) cellPairs(dst []uint64, cols *columns, p *packed, c int32) []uin
 	// neighbour's, and up to three of the row above. Which it needs depends
 	// on where it lies, at random from box to box, so each run is written
 	// whether needed or not and kept by advancing n by 0 or 3 (the compiler
-	// makes the tests conditional moves). With a branch on each test this
-	// loop took about 1.0 s of a CPU profile of 1,000 steps of 100,000
-	// boxes, without them about 0.7 s (BenchmarkWorldStep,
-	// world=uniform/moved=100%/move=bulk/workers=1).
+	// makes the tests conditional moves). With a branch on each test,
+	// each going either way at random, this loop took longer in a CPU
+	// profile of the step (BenchmarkWorldStep,
+	// world=uniform/moved=100%/move=bulk/workers=1, n=100000).
 	size := 15 * int(end-first)
 	runs := cols.runs[:0]
 	if cap(runs) < size {

@@ -469,8 +469,7 @@ func (w *World) noteFat() {
 // to n, on huge pages where they are large, as the slots are (bulk.go):
 // the first Pairs of a World loaded with InsertBoxes grew them one element
 // at a time, a copy of every array at each of dozens of growths, which at
-// 4,000,000 boxes took about 1.1 s timed alone, most of the step that
-// BenchmarkWorldFirstStep times.
+// 4,000,000 boxes was most of the step that BenchmarkWorldFirstStep times.
 //
 // These arrays and bitsets grow here only and never shrink, so what lies
 // past their length was never written and is zero as make left it. Not

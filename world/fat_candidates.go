@@ -43,9 +43,9 @@ func (w *World) buildCandidates() {
 }
 
 // buildRun is how many cells a worker of buildCandidates takes at a time,
-// and the fewest it is given: small against a build of the RTS scene's
-// 100,000 boxes, about 250 ms on one worker, so that the workers' shares
-// end together, and a world of fewer than 512 cells builds on one.
+// and the fewest it is given: small against the cells of a build of the
+// RTS scene's 100,000 boxes (BenchmarkBuildFat), so that the workers'
+// shares end together, and a world of fewer than 512 cells builds on one.
 const buildRun = 256
 
 // gathering is gather's state, which its workers share. The lists of the
@@ -104,9 +104,8 @@ func (w *World) gatherShare(k int) {
 // against the cell's blocks by batch.MeetsBelow, 8 or 16 lanes an
 // instruction: on the RTS and mixed scenes, whose cells are crowded, a
 // build tests 17 and 25 lanes for each candidate it keeps, at 100,000
-// boxes, and with a loop over the lanes in Go it took twice as long on
-// the RTS scene, with one worker, and 1.7 times on the mixed one
-// (BenchmarkBuildFat).
+// boxes, and with a loop over the lanes in Go it took longer on both,
+// with one worker (BenchmarkBuildFat).
 func (w *World) cellCandidates(dst []uint64, k Kind, c int) []uint64 {
 	g := &w.grids[k]
 	inf := float32(math.Inf(1))
@@ -132,10 +131,10 @@ func (w *World) cellCandidates(dst []uint64, k Kind, c int) []uint64 {
 					hx := blk.h[x]
 					r := batch.Rect{X0: ob[0][x], Y0: ob[1][x], X1: ob[2][x], Y1: ob[3][x]}
 					for b := g.cells[c].head; b >= 0; b = g.blocks[b].next {
-						// The list doubles when it grows: append's steps of
-						// a quarter copied it for about a second of the
-						// first build of the RTS scene's 1,000,000 boxes, a
-						// step of 3.2 to 4.3 s on one worker.
+						// The list doubles when it grows: with append's
+						// steps of a quarter, copying it was a large share
+						// of the first build of the RTS scene's 1,000,000
+						// boxes on one worker.
 						own, fb := &g.blocks[b], &g.fat[b]
 						if cap(dst)-len(dst) < blockLanes {
 							dst = slices.Grow(dst, max(len(dst), blockLanes))

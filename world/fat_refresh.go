@@ -57,8 +57,8 @@ func (w *World) refreshFat() {
 }
 
 // escapeRun is how many escaped boxes' queries a worker of refreshFat
-// takes at a time, and the fewest it is given: an escaped box cost a step
-// 0.6 to 6.3 µs on the scenes at 100,000 boxes with one worker
+// takes at a time, and the fewest it is given: an escaped box's query
+// costs a step microseconds on the scenes at 100,000 boxes with one worker
 // (escapeShare).
 const escapeRun = 64
 

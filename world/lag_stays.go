@@ -20,13 +20,12 @@ import (
 // (writeStays): in a physics loop of moves and steps, the bodies that move
 // step after step are written once, when something asks. While the lanes
 // of other boxes wait for the pass over every block, they mark their boxes
-// for that pass instead. BenchmarkWorldStep, world=uniform/moved=1%: the
-// MoveBoxes call takes 0.55 times as long at 4,000,000 boxes with one
-// worker as when it writes the lanes (0.58 with two), and 0.62 at
-// 1,000,000 (0.54); with a Move a box, the step (Moves and Pairs) took
-// 0.82 to 0.86 times as long at 1,000,000 and 4,000,000 boxes with one
-// worker, 0.86 to 0.89 with two, switched on and off every two steps of
-// one process (its rows vary more than that between runs).
+// for that pass instead. BenchmarkWorldStep, world=uniform/moved=1%, at
+// 1,000,000 and 4,000,000 boxes with one worker and with two: the
+// MoveBoxes call takes markedly less time than when it writes the lanes,
+// and with a Move a box the step (Moves and Pairs) takes less, measured
+// switched on and off every two steps of one process, as its rows vary
+// more than that between runs.
 //
 // What the list defers, a reader or a later step pays for at once, and
 // more, as its writes read each box's slot again, which MoveBoxes or the

@@ -59,7 +59,7 @@ var forcedWrites = -1
 // (spans), so no two write the same block, and each takes as many runs as
 // it can: in the RTS scene the blocks of the units' level hold two or
 // three boxes and those of the buildings' sixteen, and with half of the
-// blocks each one worker took three times as long as the other
+// blocks each one worker took far longer than the other
 // (BenchmarkWorldStep, world=rts, workers=2).
 func (w *World) settle(k int) {
 	ahead := w.large() || len(w.slots)*int(unsafe.Sizeof(slot{})) > settleAheadBytes

@@ -210,3 +210,70 @@ func mergeKeys(out, x, y []uint64) {
 		}
 	}
 }
+
+// sortSparse sorts keys ascending, as sortKeys does, for keys far fewer
+// than the slots, such as those of a step's few changed boxes: one pass
+// counts them by the top bits of their first slot into about a quarter as
+// many buckets as keys, a second puts each in its bucket of scratch, and
+// an insertion sort orders each bucket. A bucket's keys are contiguous in
+// key order, as its bits are the key's top bits, so the buckets in turn are
+// the keys sorted. Where sortKeys makes four passes that scatter every key
+// (two slots of 20 bits and more), this makes one. A bucket of more than
+// sparseRun keys, which keys crowding a few slots make, is sorted by
+// slices.Sort instead, so that such keys cost no more than its sort of them
+// all. counts is
+// the buckets' memory, kept from call to call; sortSparse returns the
+// sorted keys, the other buffer and counts. Against sortKeys, whose
+// counts of each digit's values it clears and sums at every call, and
+// slices.Sort, see BenchmarkSortSparse.
+func sortSparse(keys, scratch []uint64, counts []int32, slots int) (sorted, spare []uint64, _ []int32) {
+	n := len(keys)
+	if n < sparseMin {
+		slices.Sort(keys)
+		return keys, scratch, counts
+	}
+	l := mathbits.Len(uint(max(slots-1, 1)))
+	top := min(l, mathbits.Len(uint(n/4)))
+	shift := uint(40 + l - top) // a key's first slot is its bits from 40 up
+	counts = slices.Grow(counts[:0], 1<<top+1)[:1<<top+1]
+	clear(counts)
+	for _, k := range keys {
+		counts[k>>shift+1]++
+	}
+	for b := 1; b < len(counts); b++ {
+		counts[b] += counts[b-1]
+	}
+	scratch = slices.Grow(scratch[:0], n)[:n]
+	for _, k := range keys {
+		b := k >> shift
+		scratch[counts[b]] = k
+		counts[b]++
+	}
+	// counts[b] is now the end of bucket b, and the start of bucket b+1.
+	first := int32(0)
+	for _, end := range counts[:1<<top] {
+		run := scratch[first:end]
+		if len(run) > sparseRun {
+			slices.Sort(run)
+		} else {
+			for i := 1; i < len(run); i++ {
+				k, j := run[i], i
+				for ; j > 0 && run[j-1] > k; j-- {
+					run[j] = run[j-1]
+				}
+				run[j] = k
+			}
+		}
+		first = end
+	}
+	return scratch, keys, counts
+}
+
+// sparseMin is the fewest keys sortSparse sorts in buckets; below it,
+// slices.Sort takes less time (BenchmarkSortSparse: at n=64 the buckets
+// take less).
+// sparseRun is the most keys of a bucket it sorts by insertion.
+const (
+	sparseMin = 64
+	sparseRun = 32
+)

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestSortKeys checks sortKeys against slices.Sort: on keys that vary in
+// TestSortKeys checks sortKeys and sortSparse against slices.Sort: on keys that vary in
 // every byte, in some bytes only (the shared ones are skipped), with
 // duplicates, and on either side of radixMin, which take the byte sort
 // unless their generation bytes agree; and on keys of handles with
@@ -15,14 +15,20 @@ import (
 func TestSortKeys(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	var scratch []uint64
+	var counts []int32
 	check := func(keys []uint64, slots int, what string) {
 		t.Helper()
 		want := slices.Clone(keys)
 		slices.Sort(want)
 		var got []uint64
+		sparse := slices.Clone(keys)
 		got, scratch = sortKeys(keys, scratch, slots)
 		if !slices.Equal(got, want) {
 			t.Fatalf("%d keys, %s: not sorted", len(keys), what)
+		}
+		got, scratch, counts = sortSparse(sparse, scratch, counts, slots)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d keys, %s: sortSparse did not sort them", len(keys), what)
 		}
 	}
 	sizes := []int{0, 1, 7, radixMin - 1, radixMin, radixMin + 1, 5000, 70000}

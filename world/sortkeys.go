@@ -216,16 +216,15 @@ func mergeKeys(out, x, y []uint64) {
 // counts them by the top bits of their first slot into about a quarter as
 // many buckets as keys, a second puts each in its bucket of scratch, and
 // an insertion sort orders each bucket. A bucket's keys are contiguous in
-// key order, as its bits are the key's top bits, so the buckets in turn are
-// the keys sorted. Where sortKeys makes four passes that scatter every key
-// (two slots of 20 bits and more), this makes one. A bucket of more than
-// sparseRun keys, which keys crowding a few slots make, is sorted by
-// slices.Sort instead, so that such keys cost no more than its sort of them
-// all. counts is
-// the buckets' memory, kept from call to call; sortSparse returns the
-// sorted keys, the other buffer and counts. Against sortKeys, whose
-// counts of each digit's values it clears and sums at every call, and
-// slices.Sort, see BenchmarkSortSparse.
+// key order, as its bits are the key's top bits, so the buckets in turn
+// are the keys sorted. Where sortKeys makes four passes that scatter every
+// key (two slots of 20 bits and more), and clears and sums the counts of
+// each digit's values at every call, this makes one scatter and sums a
+// count a bucket (BenchmarkSortSparse). A bucket of more than sparseRun
+// keys, which keys crowding a few slots make, is sorted by slices.Sort
+// instead, so that such keys cost no more than its sort of them all.
+// counts is the buckets' memory, kept from call to call; sortSparse
+// returns the sorted keys, the other buffer and counts.
 func sortSparse(keys, scratch []uint64, counts []int32, slots int) (sorted, spare []uint64, _ []int32) {
 	n := len(keys)
 	if n < sparseMin {

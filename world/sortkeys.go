@@ -224,13 +224,19 @@ func mergeKeys(out, x, y []uint64) {
 // keys, which keys crowding a few slots make, is sorted by slices.Sort
 // instead, so that such keys cost no more than its sort of them all.
 // counts is the buckets' memory, kept from call to call; sortSparse
-// returns the sorted keys, the other buffer and counts.
+// returns the sorted keys, the other buffer and counts. Below sparseMin
+// keys it calls slices.Sort instead.
 func sortSparse(keys, scratch []uint64, counts []int32, slots int) (sorted, spare []uint64, _ []int32) {
-	n := len(keys)
-	if n < sparseMin {
+	if len(keys) < sparseMin {
 		slices.Sort(keys)
 		return keys, scratch, counts
 	}
+	return bucketSparse(keys, scratch, counts, slots)
+}
+
+// bucketSparse is sortSparse's sort in buckets, for any number of keys.
+func bucketSparse(keys, scratch []uint64, counts []int32, slots int) (sorted, spare []uint64, _ []int32) {
+	n := len(keys)
 	l := mathbits.Len(uint(max(slots-1, 1)))
 	top := min(l, mathbits.Len(uint(n/4)))
 	shift := uint(40 + l - top) // a key's first slot is its bits from 40 up
@@ -269,8 +275,8 @@ func sortSparse(keys, scratch []uint64, counts []int32, slots int) (sorted, spar
 }
 
 // sparseMin is the fewest keys sortSparse sorts in buckets; below it,
-// slices.Sort takes less time (BenchmarkSortSparse: at n=64 the buckets
-// take less).
+// slices.Sort takes less time (BenchmarkSortSparse, sort=buckets against
+// sort=slices at n=32 and n=64).
 // sparseRun is the most keys of a bucket it sorts by insertion.
 const (
 	sparseMin = 64

@@ -13,8 +13,9 @@ import (
 // handles with generation 1 and slots below 1 to 2²⁴, which take the
 // slot-pair digits, with one key of generation 2 among them sending them
 // to the byte sort. sortSparse sorts up to seven keys by slices.Sort, and
-// the others in buckets: those whose first slots vary in their top bits
-// only, or not at all, crowd a few buckets, which it sorts by slices.Sort.
+// the others in buckets (bucketSparse, checked at every size too): those
+// whose first slots vary in their top bits only, or not at all, crowd a
+// few buckets, which it sorts by slices.Sort.
 func TestSortKeys(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	var scratch []uint64
@@ -29,9 +30,14 @@ func TestSortKeys(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("%d keys, %s: not sorted", len(keys), what)
 		}
+		buckets := slices.Clone(sparse)
 		got, scratch, counts = sortSparse(sparse, scratch, counts, slots)
 		if !slices.Equal(got, want) {
 			t.Fatalf("%d keys, %s: sortSparse did not sort them", len(keys), what)
+		}
+		got, scratch, counts = bucketSparse(buckets, scratch, counts, slots)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d keys, %s: bucketSparse did not sort them", len(keys), what)
 		}
 	}
 	sizes := []int{0, 1, 7, radixMin - 1, radixMin, radixMin + 1, 5000, 70000}

@@ -10,7 +10,6 @@
 package soa
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/obb2d/obb2d/internal/stagger"
@@ -36,14 +35,34 @@ const BytesPerBox = 6 * 4
 func (b *Boxes) Len() int {
 	n := len(b.CX)
 	if len(b.CY) != n || len(b.UX) != n || len(b.UY) != n || len(b.HX) != n || len(b.HY) != n {
-		panic(b.lengthMessage())
+		panic(b.lengths())
 	}
 	return n
 }
 
-func (b *Boxes) lengthMessage() string {
-	return fmt.Sprintf("soa: columns have unequal lengths: CX %d, CY %d, UX %d, UY %d, HX %d, HY %d",
-		len(b.CX), len(b.CY), len(b.UX), len(b.UY), len(b.HX), len(b.HY))
+// lengthsError is the panic of columns of unequal lengths, and rangeError
+// that of an index out of range: values whose messages are formatted only
+// when printed. A call to fmt.Sprintf in Len's body kept the compiler from
+// inlining Len, and so At and Set called a check that called Len; with the
+// panics as values Len inlines, and At and Set check in their own bodies, a
+// call a box instead of three in a loop that reads boxes one by one
+// (BenchmarkAt; BenchmarkWorldStep, move=each, whose loop moves each box to
+// At of its next pose).
+type (
+	lengthsError [6]int
+	rangeError   struct{ i, n int }
+)
+
+func (b *Boxes) lengths() lengthsError {
+	return lengthsError{len(b.CX), len(b.CY), len(b.UX), len(b.UY), len(b.HX), len(b.HY)}
+}
+
+func (e lengthsError) Error() string {
+	return fmt.Sprintf("soa: columns have unequal lengths: CX %d, CY %d, UX %d, UY %d, HX %d, HY %d", e[0], e[1], e[2], e[3], e[4], e[5])
+}
+
+func (e rangeError) Error() string {
+	return fmt.Sprintf("soa: index %d out of range [0, %d)", e.i, e.n)
 }
 
 // Append adds boxes at the end. When the columns are full it grows all six
@@ -64,7 +83,9 @@ func (b *Boxes) Append(boxes ...obb.Box) {
 
 // At returns box i. It panics if i is out of range.
 func (b *Boxes) At(i int) obb.Box {
-	b.check(i)
+	if n := b.Len(); uint(i) >= uint(n) {
+		panic(rangeError{i, n})
+	}
 	return obb.Box{
 		Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]},
 		Axis:   obb.Vec2{X: b.UX[i], Y: b.UY[i]},
@@ -74,15 +95,17 @@ func (b *Boxes) At(i int) obb.Box {
 
 // Set replaces box i. It panics if i is out of range.
 func (b *Boxes) Set(i int, x obb.Box) {
-	b.check(i)
+	if n := b.Len(); uint(i) >= uint(n) {
+		panic(rangeError{i, n})
+	}
 	b.CX[i], b.CY[i] = x.Center.X, x.Center.Y
 	b.UX[i], b.UY[i] = x.Axis.X, x.Axis.Y
 	b.HX[i], b.HY[i] = x.Half.X, x.Half.Y
 }
 
 func (b *Boxes) check(i int) {
-	if n := b.Len(); i < 0 || i >= n {
-		panic(fmt.Sprintf("soa: index %d out of range [0, %d)", i, n))
+	if n := b.Len(); uint(i) >= uint(n) {
+		panic(rangeError{i, n})
 	}
 }
 
@@ -185,7 +208,7 @@ func fieldColumn(field string) string {
 func (b *Boxes) Validate() error {
 	n := len(b.CX)
 	if len(b.CY) != n || len(b.UX) != n || len(b.UY) != n || len(b.HX) != n || len(b.HY) != n {
-		return errors.New(b.lengthMessage())
+		return b.lengths()
 	}
 	for i := 0; i < n; i++ {
 		if err := b.At(i).Validate(); err != nil {

@@ -187,3 +187,22 @@ func TestGrowStaggersColumns(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAt reads every box of a set of 4,096 in turn with At and writes
+// it back with Set, as a simulation's loop over its bodies does: the cost
+// of the two calls and their checks, from the L1 cache.
+func BenchmarkAt(b *testing.B) {
+	var s soa.Boxes
+	for i := range 4096 {
+		s.Append(box(i))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range 4096 {
+			x := s.At(i)
+			x.Center.X += 1
+			s.Set(i, x)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4096, "ns/box")
+}

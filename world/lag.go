@@ -93,11 +93,17 @@ const laterShare = 16
 // between catch-ups, begun by the first Move noted, so that the catch-up
 // knows whether any noted box's cell is unchecked.
 func (w *World) cellsLater() bool {
-	l := &w.lag
-	if !l.all && len(l.slots) == 0 {
-		l.cells = w.slotWorkers(w.workers(w.n, 1)) > 1
+	if l := &w.lag; l.all || len(l.slots) > 0 {
+		return l.cells
 	}
-	return l.cells
+	return w.decideCells()
+}
+
+// decideCells is cellsLater's decision, out of its body so that
+// cellsLater, asked by every Move, inlines.
+func (w *World) decideCells() bool {
+	w.lag.cells = w.slotWorkers(w.workers(w.n, 1)) > 1
+	return w.lag.cells
 }
 
 // fallBehind notes that slot i's pose is newer than its block's lane. The

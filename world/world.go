@@ -277,13 +277,31 @@ func (w *World) Contains(h Handle) bool {
 func (w *World) slot(h Handle, method string) *slot {
 	i := int(h >> 8)
 	if i >= len(w.slots) || uint8(h) == 0 {
-		panic(fmt.Sprintf("world: %s with handle %#x, which this World never issued", method, uint32(h)))
+		panic(handleError{method, h, false})
 	}
 	s := &w.slots[i]
 	if !s.live || s.gen != uint8(h) {
-		panic(fmt.Sprintf("world: %s with stale handle %#x: its box was removed", method, uint32(h)))
+		panic(handleError{method, h, true})
 	}
 	return s
+}
+
+// handleError is the panic of a handle this World never issued, or of a
+// stale one (stale), passed to method. Its message is formatted only when
+// printed: with a call to fmt.Sprintf in its body, slot was too large for
+// the compiler to inline into Move and the other methods that take a
+// handle (BenchmarkWorldStep, move=each).
+type handleError struct {
+	method string
+	h      Handle
+	stale  bool
+}
+
+func (e handleError) Error() string {
+	if e.stale {
+		return fmt.Sprintf("world: %s with stale handle %#x: its box was removed", e.method, uint32(e.h))
+	}
+	return fmt.Sprintf("world: %s with handle %#x, which this World never issued", e.method, uint32(e.h))
 }
 
 func makeHandle(slot int32, gen uint8) Handle { return Handle(uint32(slot)<<8 | uint32(gen)) }

@@ -42,10 +42,10 @@ func (b *Boxes) Len() int {
 
 // lengthsError is the panic of columns of unequal lengths, and rangeError
 // that of an index out of range: values whose messages are formatted only
-// when printed. A call to fmt.Sprintf in Len's body kept the compiler from
-// inlining Len, and so At and Set called a check that called Len; with the
-// panics as values Len inlines, and At and Set check in their own bodies, a
-// call a box instead of three in a loop that reads boxes one by one
+// when printed. A call to fmt.Sprintf in Len's body would put Len over the
+// compiler's inlining budget; as it is, Len inlines, and At and Set, which
+// check in their own bodies, are one call a box in a loop that reads or
+// writes boxes one by one, where a check that called Len would make three
 // (BenchmarkAt; BenchmarkWorldStep, move=each, whose loop moves each box to
 // At of its next pose).
 type (

@@ -288,9 +288,9 @@ func (w *World) slot(h Handle, method string) *slot {
 
 // handleError is the panic of a handle this World never issued, or of a
 // stale one (stale), passed to method. Its message is formatted only when
-// printed: with a call to fmt.Sprintf in its body, slot was too large for
-// the compiler to inline into Move and the other methods that take a
-// handle (BenchmarkWorldStep, move=each).
+// printed: a call to fmt.Sprintf in slot's body would put slot over the
+// compiler's inlining budget, and Move and every other method that takes
+// a handle would call it (BenchmarkWorldStep, move=each).
 type handleError struct {
 	method string
 	h      Handle

@@ -42,12 +42,12 @@ func (b *Boxes) Len() int {
 
 // lengthsError is the panic of columns of unequal lengths, and rangeError
 // that of an index out of range: values whose messages are formatted only
-// when printed. A call to fmt.Sprintf in Len's body would put Len over the
-// compiler's inlining budget; as it is, Len inlines, and At and Set, which
-// check in their own bodies, are one call a box in a loop that reads or
-// writes boxes one by one, where a check that called Len would make three
-// (BenchmarkAt; BenchmarkWorldStep, move=each, whose loop moves each box to
-// At of its next pose).
+// when printed. A call to fmt.Sprintf in Len's or check's body would put
+// it over the compiler's inlining budget; as it is, both inline, and At
+// and Set are one call a box in a loop that reads or writes boxes one by
+// one, where a check and a Len that did not inline would make three
+// (BenchmarkAt; BenchmarkWorldStep, move=each, whose loop moves each box
+// to At of its next pose).
 type (
 	lengthsError [6]int
 	rangeError   struct{ i, n int }
@@ -83,9 +83,7 @@ func (b *Boxes) Append(boxes ...obb.Box) {
 
 // At returns box i. It panics if i is out of range.
 func (b *Boxes) At(i int) obb.Box {
-	if n := b.Len(); uint(i) >= uint(n) {
-		panic(rangeError{i, n})
-	}
+	b.check(i)
 	return obb.Box{
 		Center: obb.Vec2{X: b.CX[i], Y: b.CY[i]},
 		Axis:   obb.Vec2{X: b.UX[i], Y: b.UY[i]},
@@ -95,17 +93,15 @@ func (b *Boxes) At(i int) obb.Box {
 
 // Set replaces box i. It panics if i is out of range.
 func (b *Boxes) Set(i int, x obb.Box) {
-	if n := b.Len(); uint(i) >= uint(n) {
-		panic(rangeError{i, n})
-	}
+	b.check(i)
 	b.CX[i], b.CY[i] = x.Center.X, x.Center.Y
 	b.UX[i], b.UY[i] = x.Axis.X, x.Axis.Y
 	b.HX[i], b.HY[i] = x.Half.X, x.Half.Y
 }
 
 func (b *Boxes) check(i int) {
-	if n := b.Len(); uint(i) >= uint(n) {
-		panic(rangeError{i, n})
+	if uint(i) >= uint(b.Len()) {
+		panic(rangeError{i, len(b.CX)})
 	}
 }
 

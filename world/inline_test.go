@@ -11,11 +11,11 @@ import (
 // inlined lists, by package, functions that a loop moving boxes one by one
 // calls for every box (Move(h, poses.At(i)): BenchmarkWorldStep, move=each;
 // BenchmarkAt in soa) and that keep their panics' formatting and their
-// rare work out of their bodies (soa's lengthsError, handleError,
-// decideCells) to stay within the compiler's inlining budget: one over it
-// is a call more a box.
+// rare work out of their bodies (soa's lengthsError and rangeError,
+// handleError, decideCells) to stay within the compiler's inlining budget:
+// one over it is a call more a box.
 var inlined = map[string][]string{
-	"github.com/obb2d/obb2d/soa":   {"(*Boxes).Len"},
+	"github.com/obb2d/obb2d/soa":   {"(*Boxes).Len", "(*Boxes).check"},
 	"github.com/obb2d/obb2d/world": {"(*World).slot", "(*World).cellsLater"},
 }
 

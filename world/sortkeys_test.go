@@ -6,16 +6,16 @@ import (
 	"testing"
 )
 
-// TestSortKeys checks sortKeys and sortSparse against slices.Sort: on
-// keys that vary in every byte, in some bytes only (the shared ones are
+// TestSortKeys checks sortKeys and sortSparse against slices.Sort: on keys
+// that vary in every byte, in some bytes only (the shared ones are
 // skipped), with duplicates, and on either side of radixMin, which take
 // the byte sort unless their generation bytes agree; and on keys of
 // handles with generation 1 and slots below 1 to 2²⁴, which take the
 // slot-pair digits, with one key of generation 2 among them sending them
-// to the byte sort. sortSparse sorts up to seven keys by slices.Sort, and
-// the others in buckets (bucketSparse, checked at every size too): those
-// whose first slots vary in their top bits only, or not at all, crowd a
-// few buckets, which it sorts by slices.Sort.
+// to the byte sort. sortSparse sorts fewer than sparseMin keys by
+// slices.Sort, and the others in buckets (bucketSparse, checked at every
+// size too): those whose first slots vary in their top bits only, or not
+// at all, crowd a few buckets, which it sorts by slices.Sort.
 func TestSortKeys(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	var scratch []uint64

@@ -1,6 +1,7 @@
 package pairs
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -50,9 +51,9 @@ func (j *mergeJob) do(w *worker, start, end int) {
 // byJ and split follow so that they grow only when it does.
 //
 // Each range of I is sorted by two stable counting sorts, by J into byJ
-// and then by I into the output, linear in the boxes and the pairs. They
-// beat per-I sorts by J and radix sorts of packed keys on both of bench/'s
-// scenes (BenchmarkMerge).
+// and then by I into the output, linear in the boxes and the pairs, which
+// beat per-I sorts by J on both of bench/'s scenes (BenchmarkMerge), or,
+// in a range of many indices with few pairs, by a radix sort (radixRange).
 //
 // With more than one worker and at least mergeParallelPairs pairs, the I
 // axis is cut into one range per worker, each holding about as many pairs
@@ -173,7 +174,7 @@ func rangeOf(cut []int32, i int32) int {
 func (m *merger) mergeRange(w *worker, r int) {
 	lo, hi := m.cut[r], m.cut[r+1]
 	ranges := len(m.cut) - 1
-	if n, indices := m.start[r+1]-m.start[r], int(hi-lo)+m.nJ; indices >= radixMinIndices && n*radixPasses(int(hi-lo), m.nJ) < indices {
+	if n, indices := m.start[r+1]-m.start[r], int(hi-lo)+m.nJ; indices >= radixMinIndices && n*(radixPasses(int(hi-lo))+1) < indices {
 		m.radixRange(w, r)
 		return
 	}
@@ -224,53 +225,55 @@ func prefixSums(c []int) {
 // The counting sorts of mergeRange cost a count, a clear and a prefix sum
 // per index besides their work per pair, and their counts are read and
 // written in the pairs' order, which misses the caches on every pair once
-// the counts outgrow them. A least-significant-digit radix sort of the keys
-// (I - lo) << bitsJ | J costs radixPasses passes over the pairs instead,
-// each counting into, and then scattering to, at most 2^radixBits places
-// that stay in the cache. mergeRange takes it for a range with at least
-// radixMinIndices indices of I and J and fewer pairs than indices per pass.
-// On the uniform scene (0.17 pairs a box), the merge alone (BenchmarkMerge)
-// is faster by counting at 100,000 boxes and by radix at 1,000,000 (16 MB of
-// counts) and more; within a whole pass, which leaves none of the counts in
-// the caches, the two are even at 200,000 and 400,000 boxes and radix is
-// faster at 1,000,000 (BenchmarkAllPairsScaling, workers=1). So a range with
-// 2^20 indices or more takes it: with one range of I, a set of 2^19 boxes or
-// more.
+// the counts outgrow them. A least-significant-digit radix sort of I - lo
+// costs radixPasses passes over the pairs instead, each counting into, and
+// then scattering to, at most 2^radixBits places that stay in the cache,
+// and one more pass orders each run of pairs with one I by J (sortRuns):
+// the radix sort takes a range only when its pairs are fewer than its
+// indices per pass, so most runs are one or two pairs long. Sorting by I
+// alone, rather than by the key (I - lo) << bitsJ | J, halves the passes
+// that scatter the pairs over a buffer the caches do not hold
+// (BenchmarkMerge, merge=radix). On the uniform scene (0.17 pairs a box)
+// the merge alone (BenchmarkMerge) is faster by radix from 100,000 boxes
+// on; within a whole pass, which leaves none of the counts in the caches,
+// the two take as long at 10,000 and 100,000 boxes and radix is faster at
+// 1,000,000 and more (BenchmarkAllPairsScaling, workers=1 and 2, with
+// radixMinIndices at 0 and at its value). So a range with 2^20 indices or
+// more takes it: with one range of I, a set of 2^19 boxes or more.
 const (
 	radixBits      = 11
-	maxRadixPasses = (62 + radixBits - 1) / radixBits // indices below 2³¹
+	maxRadixPasses = (31 + radixBits - 1) / radixBits // I below 2³¹
 )
 
 var radixMinIndices = 1 << 20 // BenchmarkMerge changes it
 
-// radixPasses returns how many passes radixRange makes over a range of ni
-// values of I with nJ values of J.
-func radixPasses(ni, nJ int) int {
-	return max(1, (keyBits(ni)+keyBits(nJ)+radixBits-1)/radixBits)
+// radixPasses returns how many digit passes radixRange makes over a range
+// of ni values of I.
+func radixPasses(ni int) int {
+	return max(1, (keyBits(ni)+radixBits-1)/radixBits)
 }
 
 // keyBits returns how many bits hold the values below n.
 func keyBits(n int) int { return bits.Len(uint(max(n-1, 0))) }
 
-// radixRange is mergeRange by a radix sort: stable, and the keys are
-// distinct, so the order is by I then J. Each pass's digit is an equal share
-// of the key's bits; a pass whose digit is the same for every pair is
-// skipped, unless every pass would be (a range of at most one pair), when
-// the last one moves the pairs into place.
+// radixRange is mergeRange by a radix sort of I and then a sort of each
+// run of one I by J. Each pass's digit is an equal share of I - lo's bits; a
+// pass whose digit is the same for every pair is skipped, unless every pass
+// would be (a range of at most one value of I among its pairs), when the
+// last one moves the pairs into place.
 func (m *merger) radixRange(w *worker, r int) {
 	lo, hi := m.cut[r], m.cut[r+1]
 	ranges := len(m.cut) - 1
 	first, end := m.start[r], m.start[r+1]
 	n := end - first
-	bj := keyBits(m.nJ)
-	passes := radixPasses(int(hi-lo), m.nJ)
-	width := (keyBits(int(hi-lo)) + bj + passes - 1) / passes
+	passes := radixPasses(int(hi - lo))
+	width := (keyBits(int(hi-lo)) + passes - 1) / passes
 	count := w.radix[:passes<<width]
 	clear(count)
-	k := radixKey{lo: lo, bitsJ: uint(bj), mask: uint64(1)<<width - 1}
+	k := radixKey{lo: lo, mask: int32(1)<<width - 1}
 	for u := r; u < len(m.parts); u += ranges {
 		for _, p := range m.parts[u] {
-			key := k.of(p)
+			key := p.I - k.lo
 			for d := range passes {
 				count[d<<width+int(key>>(d*width)&k.mask)]++
 			}
@@ -314,23 +317,48 @@ func (m *merger) radixRange(w *worker, r int) {
 		}
 		src, dst, next = dst, next, dst
 	}
+	sortRuns(out)
 }
 
-// radixKey is radixRange's key, (I - lo) << bitsJ | J, and its digit mask.
+// radixKey is radixRange's key, I - lo, and its digit mask.
 type radixKey struct {
-	lo    int32
-	bitsJ uint
-	mask  uint64
+	lo, mask int32
 }
-
-func (k radixKey) of(p Pair) uint64 { return uint64(p.I-k.lo)<<k.bitsJ | uint64(p.J) }
 
 // move places each pair of from at dst[c[its digit]], the digit starting at
 // bit shift, and advances that position.
 func (k radixKey) move(dst, from []Pair, c []int32, shift uint) {
 	for _, p := range from {
-		b := k.of(p) >> shift & k.mask
+		b := (p.I - k.lo) >> shift & k.mask
 		dst[c[b]] = p
 		c[b]++
+	}
+}
+
+// sortRuns sorts by J each run of pairs with one I in ps, which is sorted
+// by I: short runs by insertion, longer ones by slices.SortFunc, so that no
+// run costs more than a sort of it.
+func sortRuns(ps []Pair) {
+	for i := 1; i < len(ps); i++ {
+		if ps[i].I != ps[i-1].I {
+			continue
+		}
+		start, end := i-1, i+1
+		for end < len(ps) && ps[end].I == ps[start].I {
+			end++
+		}
+		run := ps[start:end]
+		if len(run) > 16 {
+			slices.SortFunc(run, func(p, q Pair) int { return cmp.Compare(p.J, q.J) })
+		} else {
+			for a := 1; a < len(run); a++ {
+				p, b := run[a], a
+				for ; b > 0 && run[b-1].J > p.J; b-- {
+					run[b] = run[b-1]
+				}
+				run[b] = p
+			}
+		}
+		i = end
 	}
 }

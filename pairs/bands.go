@@ -78,7 +78,7 @@ func (s *sorted) setBands(k int, lo, hi, mean float64) int {
 		k = 1
 	}
 	s.bands = k
-	s.bandMap = binMap{base: lo, last: k - 1, top: float64(k - 1)}
+	s.bandMap = binMap{base: lo, last: k - 1, top: float64(k)}
 	if k > 1 {
 		s.bandMap.scale = float64(k) / span
 	}

@@ -27,7 +27,7 @@ func (s *sorted) initBuckets(m int, first, last uint32) (groups int) {
 	groups = s.bands * perBand
 	grow(&s.bucket, s.bands*(nb+1))
 	grow(&s.groupStart, groups+1)
-	s.bucketMap = binMap{last: nb, top: float64(nb)}
+	s.bucketMap = binMap{last: nb, top: float64(nb + 1)}
 	if m > 0 {
 		s.bucketMap.base = float64(unsortable(first))
 		if span := float64(unsortable(last)) - s.bucketMap.base; span > 0 {
@@ -57,15 +57,20 @@ func (m groupMap) of(k int32) int32 { return min(k>>m.shift, m.last) }
 func (s *sorted) bucketOf(v float32) int { return s.bucketMap.of(float64(v)) }
 
 // binMap maps a value v to one of the bins 0 to last, ⌊(v - base)·scale⌋
-// clamped (top is last as a float64; a NaN goes to bin 0): the sort's
-// starts to buckets and bounds across the sweep to bands. It never
-// decreases with v: a difference and a product of float64s rounded to
-// nearest are monotone, and so are the floor and the clamp. The loops over
-// every box copy it into a local variable: read through the sorted set, its
-// fields were loaded again for every box, past the loop's stores. Those
-// loads, a call for a box's two bands and Go's min as the clamp (which
-// orders NaNs and signed zeros) made Finder.All slower on large sets
-// (BenchmarkAllPairsScaling, n=1000000 and more).
+// clamped (a NaN goes to bin 0): the sort's starts to buckets and bounds
+// across the sweep to bands. It never decreases with v: a difference and
+// a product of float64s rounded to nearest are monotone, and so are the
+// floor and the clamp. top is last + 1 as a float64: below it ⌊x⌋ is at
+// most last already, so the clamp's branch is taken only by the values at
+// the end of the range, which the product rounds to last + 1, and not by
+// every value of the last bin, a third of the boxes with three bands,
+// each a branch the processor could not predict (BenchmarkBandThreshold,
+// bands=cut). The loops over every box copy it into a local variable:
+// read through the sorted set, its fields were loaded again for every
+// box, past the loop's stores. Those loads, a call for a box's two bands
+// and Go's min as the clamp (which orders NaNs and signed zeros) made
+// Finder.All slower on large sets (BenchmarkAllPairsScaling, n=1000000
+// and more).
 type binMap struct {
 	base, scale, top float64
 	last             int

@@ -8,6 +8,7 @@ import (
 
 	"github.com/obb2d/obb2d/internal/testkit"
 	"github.com/obb2d/obb2d/internal/testkit/scene"
+	"github.com/obb2d/obb2d/obb"
 	"github.com/obb2d/obb2d/pairs"
 	"github.com/obb2d/obb2d/soa"
 )
@@ -114,6 +115,34 @@ func TestBandsKeepCandidatesFlat(t *testing.T) {
 	for _, n := range sizes[1:] {
 		if per[n] > 1.5*per[10000] {
 			t.Errorf("candidates per box grow from %.1f at 10,000 boxes to %.1f at %d", per[10000], per[n], n)
+		}
+	}
+}
+
+// TestCrowdedBucketsStaySorted checks that a far box, whose start
+// stretches the sort's buckets so that every other box falls in one, does
+// not make All's runs longer: the sort leaves only small buckets unsorted
+// for All's sweep, so the candidates stay about as many as without the far
+// box, where an unsorted crowded bucket would make each run most of it.
+func TestCrowdedBucketsStaySorted(t *testing.T) {
+	const n = 20000
+	var b soa.Boxes
+	scene.Uniform(rand.New(rand.NewPCG(9, 9)), n, &b)
+	var f pairs.Finder
+	want := f.All(nil, &b)
+	near := f.Candidates()
+	for _, far := range []float32{1e30, -1e30} {
+		var c soa.Boxes
+		for i := range n {
+			c.Append(b.At(i))
+		}
+		c.Append(obb.New(obb.Vec2{X: far, Y: far}, 1, 1, 0))
+		got := f.All(nil, &c)
+		if !slices.Equal(got, want) {
+			t.Fatalf("far box at %g: %d pairs, want %d", far, len(got), len(want))
+		}
+		if f.Candidates() > 2*near {
+			t.Errorf("far box at %g: %d candidates, %d without it", far, f.Candidates(), near)
 		}
 	}
 }

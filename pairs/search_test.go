@@ -87,10 +87,10 @@ func TestFirstAboveMatchesLinearScan(t *testing.T) {
 }
 
 // TestGroupSortBuildsTheBucketIndex checks what build leaves in a sorted
-// set, for one and two workers: starts in order, every valid box once, each
-// start as a float32 too, and the bucket index the groups fill in parallel
-// equal to the one bucketsByScan computes from the sorted starts with a
-// plain scan.
+// set, for one and two workers: starts in order (in bucket order, with lo
+// as sortGroup gives it, for All's sweep), every valid box once, and the
+// bucket index the groups fill in parallel equal to the one bucketsByScan
+// computes from the sorted starts with a plain scan.
 func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 8))
 	for _, n := range []int{0, 1, 5, 511, 512, 513, 3000, 20000} {
@@ -116,6 +116,10 @@ func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 			for _, workers := range []int{1, 2} {
 				f := Finder{Workers: workers}
 				f.sortSet(&b, false, true)
+				if err := checkSweepOrder(&f.a); err != nil {
+					t.Fatalf("%s n=%d workers=%d, All's order: %v", layout, n, workers, err)
+				}
+				f.sortSet(&b, false, false)
 				s := &f.a
 				nan := 0
 				for i := 0; i < n; i++ {
@@ -134,9 +138,6 @@ func TestGroupSortBuildsTheBucketIndex(t *testing.T) {
 					seen[i] = true
 					if p > 0 && (s.start[p-1] > s.start[p] || (s.start[p-1] == s.start[p] && s.index[p-1] > i)) {
 						t.Fatalf("%s n=%d workers=%d: positions %d, %d out of order", layout, n, workers, p-1, p)
-					}
-					if got, want := s.lo[p], unsortable(s.start[p]); math.Float32bits(got) != math.Float32bits(want) {
-						t.Fatalf("%s n=%d workers=%d: position %d's start is %v as a float, want %v", layout, n, workers, p, got, want)
 					}
 				}
 				parallel := slices.Clone(s.bucket)
@@ -183,6 +184,49 @@ func checkRecords(s *sorted, b *soa.Boxes, useY bool) error {
 		}
 		if math.Float32bits(s.hi[p]) != math.Float32bits(end) {
 			return fmt.Errorf("position %d (box %d) ends at %v, want %v", p, i, s.hi[p], end)
+		}
+	}
+	return nil
+}
+
+// checkSweepOrder checks the order of a set sorted for All's sweep in one
+// band (sortGroup): the starts in bucket order, the boxes of a bucket in
+// index order, or in order of start and then index in a bucket of more
+// than unsortedMax boxes, lo never decreasing, and lo at each position the
+// least start from there to the end of its group, as a float32.
+func checkSweepOrder(s *sorted) error {
+	bucket := func(p int) int { return s.bucketOf(unsortable(s.start[p])) }
+	for first := 0; first < len(s.start); {
+		end := first + 1
+		for end < len(s.start) && bucket(end) == bucket(first) {
+			end++
+		}
+		if end < len(s.start) && bucket(end) < bucket(first) {
+			return fmt.Errorf("position %d is in bucket %d, after bucket %d", end, bucket(end), bucket(first))
+		}
+		for p := first + 1; p < end; p++ {
+			inOrder := s.index[p-1] < s.index[p]
+			if end-first > unsortedMax {
+				inOrder = s.start[p-1] < s.start[p] || s.start[p-1] == s.start[p] && inOrder
+			}
+			if !inOrder {
+				return fmt.Errorf("positions %d and %d of bucket %d out of order: boxes %d and %d", p-1, p, bucket(p), s.index[p-1], s.index[p])
+			}
+		}
+		first = end
+	}
+	for p := 1; p < len(s.lo); p++ {
+		if s.lo[p-1] > s.lo[p] {
+			return fmt.Errorf("lo decreases from %v to %v at position %d", s.lo[p-1], s.lo[p], p)
+		}
+	}
+	for g := range s.groups {
+		least := uint32(math.MaxUint32)
+		for p := int(s.groupStart[g+1]) - 1; p >= int(s.groupStart[g]); p-- {
+			least = min(least, s.start[p])
+			if got, want := s.lo[p], unsortable(least); math.Float32bits(got) != math.Float32bits(want) {
+				return fmt.Errorf("position %d's lo is %v, want %v", p, got, want)
+			}
 		}
 	}
 	return nil

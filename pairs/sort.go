@@ -27,14 +27,17 @@ type sorted struct {
 	src     *soa.Boxes // the set being sorted, during build
 	useY    bool       // the sweep runs along y: x and y are swapped
 	boxes   soa.Boxes
-	start   []uint32    // padded sweep interval's start as sortable(lo), in sorted order
+	start   []uint32    // padded sweep interval's start as sortable(lo), in sorted order (in bucket order when withLo)
 	hi      []float32   // padded sweep interval's end, in sorted order
 	reach   []float32   // bound on the half extent across the sweep, padded: see crossReach
 	index   []int32     // original index of each sorted box
 	invalid []int32     // original indices of the invalid boxes, ascending
 	stats   []chunkStat // each chunk's starts and invalid count, from intervals
-	// lo holds the padded sweep interval's start as a float32, in sorted
-	// order, when withLo: the column batch.Sweep finds each run's end in.
+	// withLo marks a set sorted for All's own sweep, which needs the
+	// starts in order only as far as their buckets: lo holds, by
+	// position, the least start from that position to the end of its group
+	// as a float32, the column batch.Sweep finds each run's end in, and
+	// the boxes of a bucket stay in index order (see sortGroup).
 	lo     []float32
 	withLo bool
 	// keys holds sortable(lo) << 32 | index for every box, by original
@@ -102,7 +105,8 @@ const (
 	nanKey     = invalidKey - 1
 )
 
-// build sorts b into s along the chosen axis, with s.lo when withLo, in at
+// build sorts b into s along the chosen axis, in bucket order with s.lo
+// when withLo (All's sweep) and fully otherwise (Between's search), in at
 // most k bands across the sweep (bands.go; Between's sets have one). The
 // intervals are computed on all workers. The sort then partitions the
 // records by band and bucket into groups of about groupSize boxes (the
@@ -420,13 +424,32 @@ func (s *sorted) askAhead(p int) {
 // sortGroup sorts group g by start and copies it from part into the sorted
 // columns at the same positions. It counts the group's boxes per bucket
 // (the scatter noted each box's bucket within the group), which gives the
-// group's bucket index entries, places the keys bucket by bucket, and sorts
-// each bucket's few keys by insertion (a bucket holding many equal or
-// clustered starts by slices.Sort). A key ends in the box's
-// position in part, which follows index order within the group, so boxes
-// with equal starts stay in index order. The copy goes a chunk at a time,
-// and each chunk's reaches come from its columns while they are in the L1
-// cache (crossReaches).
+// group's bucket index entries, places the keys bucket by bucket, and
+// sorts each bucket's few keys by insertion (a bucket holding many equal
+// or clustered starts by slices.Sort), with withLo only the buckets of
+// more than unsortedMax keys. A key ends in the box's position in part,
+// which follows index order within the group, so boxes with equal starts,
+// and with withLo the boxes of a bucket, stay in index order. The copy
+// goes a chunk at a time, and each chunk's reaches come from its columns
+// while they are in the L1 cache (crossReaches).
+//
+// All's sweep (withLo) needs no order within a bucket. batch.Sweep runs a
+// query box over the later positions while their lo is at most its
+// interval's end, and lo here is the least start from the position to the
+// group's end: it never decreases along a band (a later group's buckets
+// hold no lower start, as bucketMap never decreases) and is at most the
+// position's own start. So for two boxes whose intervals overlap, at
+// positions p < q, lo[q] <= start[q] <= hi[p] and every position between
+// has lo <= lo[q]: q is in p's run, whichever of the two starts first,
+// and only there, as a run holds later positions only. A run then passes
+// its end by at most the boxes of the bucket where it ends, unsortedMax at
+// most: a crowded bucket (all the boxes but a far one, whose start
+// stretches the buckets' range, can fall in one) is still sorted, so that
+// its runs stay as long as they are in sorted order. Leaving the small
+// buckets unsorted makes the pass take less time at every size, most at
+// 10,000 boxes, and by more than the insertion sorts' share of its CPU
+// profile (BenchmarkAllPairsScaling; BenchmarkAllPairs, which shows it
+// with the AVX-512 kernel and hardly with the generic one).
 func (s *sorted) sortGroup(w *worker, g int) {
 	start, end := int(s.groupStart[g]), int(s.groupStart[g+1])
 	band, within := g/s.bandGroups, g%s.bandGroups
@@ -466,7 +489,9 @@ func (s *sorted) sortGroup(w *worker, g int) {
 	}
 	lo := 0
 	for _, hi := range count[:kEnd-k0] {
-		sortKeys(placed[lo:hi])
+		if bucket := placed[lo:hi]; !s.withLo || len(bucket) > unsortedMax {
+			sortKeys(bucket)
+		}
 		lo = int(hi)
 	}
 
@@ -484,11 +509,17 @@ func (s *sorted) sortGroup(w *worker, g int) {
 		crossReaches(ux[at:stop], uy[at:stop], hx[at:stop], hy[at:stop], reach[at:stop])
 	}
 	if s.withLo {
-		for p, k := range starts {
-			s.lo[start+p] = unsortable(k)
+		least := uint32(math.MaxUint32)
+		for p := len(starts) - 1; p >= 0; p-- {
+			least = min(least, starts[p])
+			s.lo[start+p] = unsortable(least)
 		}
 	}
 }
+
+// unsortedMax is the most keys sortGroup leaves unsorted in a bucket of a
+// set for All's sweep, and the most sortMany sorts by insertion.
+const unsortedMax = 16
 
 // sortKeys sorts distinct keys. Most of the slices it gets (a bucket of the
 // sort) hold fewer than two keys, so it inlines to a length check and calls
@@ -501,7 +532,7 @@ func sortKeys(keys []uint64) {
 
 // sortMany sorts distinct keys: by insertion when there are few of them.
 func sortMany(keys []uint64) {
-	if len(keys) > 16 {
+	if len(keys) > unsortedMax {
 		slices.Sort(keys)
 		return
 	}

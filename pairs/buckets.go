@@ -61,10 +61,10 @@ func (s *sorted) bucketOf(v float32) int { return s.bucketMap.of(float64(v)) }
 // across the sweep to bands. It never decreases with v: a difference and
 // a product of float64s rounded to nearest are monotone, and so are the
 // floor and the clamp. top is last + 1 as a float64: below it ⌊x⌋ is at
-// most last already, so the clamp's branch is taken only by the values at
-// the end of the range, which the product rounds to last + 1, and not by
-// every value of the last bin, a third of the boxes with three bands,
-// each a branch the processor could not predict (BenchmarkBandThreshold,
+// most last already, so the clamp's branch is taken only by values the
+// product puts at last + 1 or more, the top of the range, and not by every
+// value of the last bin, a third of the boxes with three bands, each a
+// branch the processor could not predict (BenchmarkBandThreshold,
 // bands=cut). The loops over every box copy it into a local variable:
 // read through the sorted set, its fields were loaded again for every
 // box, past the loop's stores. Those loads, a call for a box's two bands

@@ -27,17 +27,18 @@ type sorted struct {
 	src     *soa.Boxes // the set being sorted, during build
 	useY    bool       // the sweep runs along y: x and y are swapped
 	boxes   soa.Boxes
-	start   []uint32    // padded sweep interval's start as sortable(lo), in sorted order (in bucket order when withLo)
-	hi      []float32   // padded sweep interval's end, in sorted order
+	start   []uint32    // padded sweep interval's start as sortable(lo), by position: sorted, or as far as sortGroup sorts when withLo
+	hi      []float32   // padded sweep interval's end, by position
 	reach   []float32   // bound on the half extent across the sweep, padded: see crossReach
 	index   []int32     // original index of each sorted box
 	invalid []int32     // original indices of the invalid boxes, ascending
 	stats   []chunkStat // each chunk's starts and invalid count, from intervals
 	// withLo marks a set sorted for All's own sweep, which needs the
-	// starts in order only as far as their buckets: lo holds, by
-	// position, the least start from that position to the end of its group
-	// as a float32, the column batch.Sweep finds each run's end in, and
-	// the boxes of a bucket stay in index order (see sortGroup).
+	// starts in order only as far as their buckets: the boxes of a bucket
+	// of up to unsortedMax stay in index order, and lo holds, by position,
+	// the least start from that position to the end of its group as a
+	// float32, the column batch.Sweep finds each run's end in (see
+	// sortGroup).
 	lo     []float32
 	withLo bool
 	// keys holds sortable(lo) << 32 | index for every box, by original
@@ -105,14 +106,15 @@ const (
 	nanKey     = invalidKey - 1
 )
 
-// build sorts b into s along the chosen axis, in bucket order with s.lo
-// when withLo (All's sweep) and fully otherwise (Between's search), in at
-// most k bands across the sweep (bands.go; Between's sets have one). The
-// intervals are computed on all workers. The sort then partitions the
-// records by band and bucket into groups of about groupSize boxes (the
-// workers count and place fixed ranges of the indices, each read in index
-// order), and sorts and gathers each group on all workers (sortGroup).
-// Boxes with equal starts keep index order, so the result is the same for
+// build sorts b into s along the chosen axis, with its small buckets
+// unsorted and s.lo when withLo (All's sweep) and fully otherwise
+// (Between's search), in at most k bands across the sweep (bands.go;
+// Between's sets have one). The intervals are computed on all workers. The
+// sort then partitions the records by band and bucket into groups of about
+// groupSize boxes (the workers count and place fixed ranges of the
+// indices, each read in index order), and sorts and gathers each group on
+// all workers (sortGroup). Boxes with equal starts, and with withLo the
+// boxes of a small bucket, keep index order, so the result is the same for
 // any number of workers.
 //
 // The partition exists because gathering the records straight into sorted

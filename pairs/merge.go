@@ -336,8 +336,7 @@ func (k radixKey) move(dst, from []Pair, c []int32, shift uint) {
 }
 
 // sortRuns sorts by J each run of pairs with one I in ps, which is sorted
-// by I: short runs by insertion, longer ones by slices.SortFunc, so that no
-// run costs more than a sort of it.
+// by I. slices.SortFunc sorts a short run by insertion itself.
 func sortRuns(ps []Pair) {
 	for i := 1; i < len(ps); i++ {
 		if ps[i].I != ps[i-1].I {
@@ -347,18 +346,7 @@ func sortRuns(ps []Pair) {
 		for end < len(ps) && ps[end].I == ps[start].I {
 			end++
 		}
-		run := ps[start:end]
-		if len(run) > 16 {
-			slices.SortFunc(run, func(p, q Pair) int { return cmp.Compare(p.J, q.J) })
-		} else {
-			for a := 1; a < len(run); a++ {
-				p, b := run[a], a
-				for ; b > 0 && run[b-1].J > p.J; b-- {
-					run[b] = run[b-1]
-				}
-				run[b] = p
-			}
-		}
+		slices.SortFunc(ps[start:end], func(p, q Pair) int { return cmp.Compare(p.J, q.J) })
 		i = end
 	}
 }
